@@ -1,0 +1,205 @@
+/*
+ * app.h - the program-level API: plugin registry, configuration loading and
+ * run orchestration. The `smfw` program is a thin main over these functions;
+ * tests, smfw-mock (whose benchmark jobs run the direct backend) and other
+ * programs can drive a whole benchmark through them too.
+ */
+#ifndef SMFW_APP_H
+#define SMFW_APP_H
+
+#include <stdio.h>
+
+#include <smfw/backend.h>
+#include <smfw/config.h>
+#include <smfw/dataset.h>
+#include <smfw/plugin.h>
+#include <smfw/reporter.h>
+#include <smfw/results.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- plugin registry ---------------------------------------------------- */
+
+/** A loaded plugin. */
+typedef struct smfw_plugin_entry {
+    const smfw_plugin_descriptor *desc;
+    const char *path; /**< file it was loaded from */
+} smfw_plugin_entry;
+
+typedef struct smfw_registry smfw_registry;
+
+/**
+ * Load every plugin module found in `dirs` (searched in order; the first
+ * plugin of a given kind+name wins, later duplicates are skipped with a
+ * debug line). Each module's ABI and required slots are checked; a bad
+ * module is refused (not loaded) with a sentence naming the file and the
+ * reason, retrievable with smfw_registry_refused(). Only a failure of the
+ * loader itself is returned as an error.
+ */
+SMFW_API smfw_status smfw_registry_load(const char *const *dirs, size_t n_dirs,
+                                        smfw_registry **out, smfw_error *err);
+
+/**
+ * The default search path, in order: extra (e.g. --plugin-path, may be
+ * NULL), SMFW_PLUGIN_PATH (colon-separated), config_paths (plugin_path from
+ * the config, may be NULL), the build tree, the installed folder. Returns
+ * the number of folders stored into dirs (at most max).
+ */
+SMFW_API size_t smfw_registry_default_dirs(const char *const *extra, size_t n_extra,
+                                           const char *const *config_paths, size_t n_config,
+                                           const char **dirs, size_t max);
+
+SMFW_API void smfw_registry_free(smfw_registry *reg);
+SMFW_API size_t smfw_registry_count(const smfw_registry *reg);
+SMFW_API const smfw_plugin_entry *smfw_registry_at(const smfw_registry *reg, size_t i);
+/** The plugin of that kind and name, or NULL. */
+SMFW_API const smfw_plugin_entry *smfw_registry_find(const smfw_registry *reg,
+                                                     smfw_plugin_kind kind, const char *name);
+/** Refusal messages ("plugin /x/y.so refused: ..."). */
+SMFW_API size_t smfw_registry_refused_count(const smfw_registry *reg);
+SMFW_API const char *smfw_registry_refused(const smfw_registry *reg, size_t i);
+
+/**
+ * Register a built-in (statically linked) plugin descriptor, as libltdl's
+ * preloaded symbols would; used by tests and embedders. The descriptor is
+ * checked like a loaded one.
+ */
+SMFW_API smfw_status smfw_registry_add_static(smfw_registry *reg,
+                                              const smfw_plugin_descriptor *desc,
+                                              const char *origin, smfw_error *err);
+
+/* ---- configuration ------------------------------------------------------ */
+
+/** The core's own sections and their declarations (terminated arrays). */
+typedef struct smfw_section_decl {
+    const char *name;                 /**< "smfw", "run", "aws", "dataset" */
+    const char *help;
+    const smfw_setting_decl *settings;
+} smfw_section_decl;
+
+/** Core sections, NULL-name terminated. */
+SMFW_API const smfw_section_decl *smfw_core_sections(void);
+
+/**
+ * A configuration with the core sections and one section per plugin of the
+ * registry ("<kind>.<name>"), every key at its default. reg may be NULL.
+ */
+SMFW_API smfw_status smfw_config_new(const smfw_registry *reg, smfw_config **out,
+                                     smfw_error *err);
+SMFW_API void smfw_config_free(smfw_config *config);
+
+/**
+ * Read an INI file. Unknown sections or keys and bad values are errors
+ * naming the file, the line and the key.
+ */
+SMFW_API smfw_status smfw_config_load_file(smfw_config *config, const char *path,
+                                           smfw_error *err);
+
+/**
+ * The config file to read when none is given: ./smfw.conf, else
+ * $XDG_CONFIG_HOME/smfw/smfw.conf (~/.config/...). Writes the path into buf
+ * and returns 1, or returns 0 when neither exists.
+ */
+SMFW_API int smfw_config_default_file(char *buf, size_t size);
+
+/** Apply environment variables of declared keys (decl.env). Bad values are errors naming the variable. */
+SMFW_API smfw_status smfw_config_apply_env(smfw_config *config, smfw_error *err);
+
+/**
+ * Set one value (validated against its type). For LIST keys from flags the
+ * value is appended. `origin` is a file name or the flag/variable name shown
+ * in errors and in `smfw config`.
+ */
+SMFW_API smfw_status smfw_config_set(smfw_config *config, const char *section, const char *key,
+                                     const char *value, smfw_setting_source source,
+                                     const char *origin, int line, smfw_error *err);
+
+/** Find the declaration of a long option across all sections (NULL if none). */
+SMFW_API const smfw_setting_decl *smfw_config_find_flag(const smfw_config *config,
+                                                        const char *flag,
+                                                        const char **section);
+
+/** Find by short option letter. */
+SMFW_API const smfw_setting_decl *smfw_config_find_short(const smfw_config *config, char letter,
+                                                         const char **section);
+
+/** Iterate sections and their declarations (for --help and `smfw config`). */
+SMFW_API size_t smfw_config_section_count(const smfw_config *config);
+SMFW_API const char *smfw_config_section_name(const smfw_config *config, size_t i);
+SMFW_API const smfw_setting_decl *smfw_config_section_decls(const smfw_config *config, size_t i);
+
+/**
+ * Print the effective settings, one "section.key = value  (source)" line
+ * each, secrets masked.
+ */
+SMFW_API void smfw_config_dump(const smfw_config *config, FILE *out, int only_changed);
+
+/* ---- running ------------------------------------------------------------ */
+
+/** Options of smfw_run_execute() that do not live in the configuration. */
+typedef struct smfw_run_options {
+    uint32_t size;
+    volatile sig_atomic_t *cancel; /**< may be NULL */
+    smfw_progress_fn progress;     /**< may be NULL (the core prints nothing then) */
+    void *progress_user;
+    const char *output_dir;        /**< overrides smfw.output; NULL = from config */
+    int skip_reporters;            /**< 1 = leave writing to the caller */
+} smfw_run_options;
+
+/**
+ * Run one benchmark as configured: pick the backend, dataset and reporters
+ * named in section "smfw", load and sample the prompts, create the output
+ * folder (never overwriting an existing run), run the backend, compute
+ * aggregates when the backend left records, write run metadata and run every
+ * reporter. *out receives the results (caller frees) even when the run
+ * failed part-way; *out_dir (optional) the output folder (caller frees).
+ * Returns the backend's status (SMFW_ERR_VALIDITY, SMFW_ERR_CANCELLED...) or
+ * the first reporter failure.
+ */
+SMFW_API smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *config,
+                                      const smfw_run_options *opts, smfw_results **out,
+                                      char **out_dir, smfw_error *err);
+
+/**
+ * Load the prompts of the dataset plugin named by dataset settings into a
+ * sampled set (every bad record reported before anything is sent).
+ */
+SMFW_API smfw_status smfw_dataset_load_configured(const smfw_registry *reg,
+                                                  const smfw_config *config,
+                                                  const char *plugin_name, int quiet,
+                                                  smfw_prompt_set **out, smfw_error *err);
+
+/** Fill smfw_dataset_params from the "dataset" and "run" sections. */
+SMFW_API void smfw_dataset_params_from_config(const smfw_config *config,
+                                              smfw_dataset_params *params);
+
+/**
+ * Run the reporters named in `names` (or smfw.report when NULL) on results
+ * into dir. Each failure is logged with the file; the first is returned, the
+ * others still run.
+ */
+SMFW_API smfw_status smfw_reporters_run(const smfw_registry *reg, const smfw_config *config,
+                                        const char *const *names, size_t n_names,
+                                        const smfw_results *results, const char *dir,
+                                        smfw_error *err);
+
+/**
+ * Create a new run folder under base (or use `exact` when given): fails
+ * rather than overwrite an existing non-empty folder. *out is malloc'd.
+ */
+SMFW_API smfw_status smfw_output_dir_create(const char *base, const char *run_name,
+                                            const char *exact, char **out, smfw_error *err);
+
+/** Folder holding bundled data (datasets, prices): installed or source tree. */
+SMFW_API const char *smfw_data_dir(void);
+
+/** Monotonic and wall clocks in ns (CLOCK_MONOTONIC, CLOCK_REALTIME). */
+SMFW_API int64_t smfw_now_mono_ns(void);
+SMFW_API int64_t smfw_now_wall_ns(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SMFW_APP_H */

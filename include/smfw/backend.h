@@ -1,0 +1,93 @@
+/*
+ * backend.h - the backend interface: what runs a benchmark.
+ *
+ * A backend is created from its settings (section "backend.<name>"), then
+ * run() once with a run context: the whole configuration (to read the shared
+ * "run", "aws" and "dataset" sections), the prompts, the results sink, the
+ * output folder, a progress callback and a cancel flag. It fills the results
+ * (records and/or aggregates and info) and returns. Errors are returned, never
+ * exit()ed; measured results are kept even when run() fails.
+ */
+#ifndef SMFW_BACKEND_H
+#define SMFW_BACKEND_H
+
+#include <signal.h>
+
+#include <smfw/config.h>
+#include <smfw/dataset.h>
+#include <smfw/results.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A progress snapshot, reported at most ~10 times a second. */
+typedef struct smfw_progress {
+    uint32_t size;            /**< sizeof(smfw_progress) */
+    const char *phase;        /**< "warmup", "profiling", "grace", "polling", "downloading"... */
+    int64_t done;             /**< requests finished in this phase */
+    int64_t total;            /**< requests planned, -1 unknown (duration runs) */
+    int64_t errors;           /**< error records so far */
+    int64_t in_flight;
+    double elapsed_s;         /**< since the phase started */
+    double total_s;           /**< planned duration, 0 unknown */
+    double requests_per_s;    /**< recent rate */
+    double ttft_p50_ms;       /**< live, < 0 unknown */
+    const char *status_line;  /**< free text (managed: job status), may be NULL */
+} smfw_progress;
+
+typedef void (*smfw_progress_fn)(void *user, const smfw_progress *progress);
+
+/** Values of the cancel flag. */
+enum {
+    SMFW_CANCEL_NONE = 0,
+    SMFW_CANCEL_STOP = 1, /**< first Ctrl-C: stop issuing, wait up to the grace period */
+    SMFW_CANCEL_ABORT = 2 /**< second Ctrl-C: abort in-flight requests, keep results */
+};
+
+/** Everything a backend gets for one run. */
+typedef struct smfw_run_context {
+    uint32_t size;                  /**< sizeof(smfw_run_context) of the core */
+    const smfw_config *config;      /**< all sections (smfw_config_section(config, "run")) */
+    const smfw_prompt_set *prompts; /**< sampled prompts; NULL when the backend asked for none */
+    smfw_results *results;          /**< fill this; info is pre-filled by the core */
+    const char *output_dir;         /**< exists; write raw artefacts here */
+    volatile sig_atomic_t *cancel;  /**< SMFW_CANCEL_* set by the signal handler */
+    smfw_progress_fn progress;      /**< may be NULL */
+    void *progress_user;
+    int dry_run;                    /**< 1 = print the plan, touch nothing billable */
+    int quiet;
+} smfw_run_context;
+
+/** Control ops (extensible; unknown ops answer SMFW_ERR_UNSUPPORTED). */
+enum {
+    /** arg: int* set to 1 when the backend needs no prompts (e.g. public feed fetched remotely). */
+    SMFW_BACKEND_CTL_NEEDS_PROMPTS = 1
+};
+
+/** Operations of a backend plugin. Optional slots may be NULL. */
+typedef struct smfw_backend_ops {
+    uint32_t size; /**< sizeof(smfw_backend_ops) the plugin was built with */
+
+    /** Required. Make an instance; validate settings here (fail fast, before any load). */
+    smfw_status (*create)(const smfw_settings *settings, const smfw_config *config, void **ctx,
+                          smfw_error *err);
+
+    /**
+     * Required. Run the benchmark. Returns SMFW_OK, SMFW_ERR_VALIDITY when
+     * the run finished but failed its validity gate, SMFW_ERR_CANCELLED when
+     * interrupted (results written so far are kept), or another error.
+     */
+    smfw_status (*run)(void *ctx, smfw_run_context *run, smfw_error *err);
+
+    /** Required. Release the instance. */
+    void (*destroy)(void *ctx);
+
+    /** Optional. See SMFW_BACKEND_CTL_*. */
+    smfw_status (*control)(void *ctx, int op, void *arg);
+} smfw_backend_ops;
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SMFW_BACKEND_H */

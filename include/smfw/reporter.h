@@ -1,0 +1,44 @@
+/*
+ * reporter.h - the reporter interface: how results are written.
+ *
+ * A reporter is created from its settings (section "reporter.<name>"),
+ * asked to write the results of a run into the output folder, and destroyed.
+ * Reporters never know which backend produced the results. A reporter that
+ * fails returns an error naming the file it could not write; the core still
+ * runs the other reporters.
+ */
+#ifndef SMFW_REPORTER_H
+#define SMFW_REPORTER_H
+
+#include <smfw/config.h>
+#include <smfw/results.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Operations of a reporter plugin. Optional slots may be NULL. */
+typedef struct smfw_reporter_ops {
+    uint32_t size; /**< sizeof(smfw_reporter_ops) the plugin was built with */
+
+    /** Required. Make an instance from the plugin's settings. */
+    smfw_status (*create)(const smfw_settings *settings, void **ctx, smfw_error *err);
+
+    /**
+     * Required. Write the results into `output_dir` (which exists). Must not
+     * modify the results. Returns the path(s) written through the log.
+     */
+    smfw_status (*write)(void *ctx, const smfw_results *results, const char *output_dir,
+                         smfw_error *err);
+
+    /** Required. Release the instance. */
+    void (*destroy)(void *ctx);
+
+    /** Optional. Answer SMFW_ERR_UNSUPPORTED for unknown ops. */
+    smfw_status (*control)(void *ctx, int op, void *arg);
+} smfw_reporter_ops;
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SMFW_REPORTER_H */

@@ -1,0 +1,424 @@
+/*
+ * results.h - the one results model shared by every backend and reporter.
+ *
+ * A run produces: run metadata (smfw_run_info), per-request records
+ * (smfw_record, AIPerf's profile_export.jsonl schema) and per-metric
+ * aggregates (smfw_stats, AIPerf's profile_export_aiperf.json schema).
+ * The direct backend fills records from its own measurements and calls
+ * smfw_results_compute(); the managed backend parses an AIPerf bundle
+ * (smfw_results_load_aiperf_json / _jsonl). Reporters only read.
+ *
+ * Units: record values are kept in BASE units (ns for times, tokens,
+ * tokens/sec...); aggregates in smfw_stats are in DISPLAY units (ms, sec...),
+ * exactly what AIPerf writes. Statistics follow aiperf-compat.md §3: numpy
+ * "linear" percentiles and population standard deviation, computed in base
+ * units and then scaled.
+ */
+#ifndef SMFW_RESULTS_H
+#define SMFW_RESULTS_H
+
+#include <stdio.h>
+
+#include <smfw/smfw.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Metrics smfw knows. Record-level metrics (a value per request) come first
+ * and stay below 64 so a record can flag them in a bit mask. The order of
+ * this enum is not the output order; see smfw_metric_info.
+ */
+typedef enum smfw_metric_id {
+    /* per record (R) */
+    SMFW_M_TIME_TO_FIRST_TOKEN = 0,
+    SMFW_M_TIME_TO_SECOND_TOKEN,
+    SMFW_M_TIME_TO_FIRST_OUTPUT_TOKEN,
+    SMFW_M_REQUEST_LATENCY,
+    SMFW_M_INTER_TOKEN_LATENCY,
+    SMFW_M_INTER_CHUNK_LATENCY, /**< a list per record, pooled for the summary */
+    SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER,
+    SMFW_M_PREFILL_THROUGHPUT_PER_USER,
+    SMFW_M_OUTPUT_SEQUENCE_LENGTH,
+    SMFW_M_INPUT_SEQUENCE_LENGTH,
+    SMFW_M_OUTPUT_TOKEN_COUNT,
+    SMFW_M_REASONING_TOKEN_COUNT,
+    SMFW_M_USAGE_PROMPT_TOKENS,
+    SMFW_M_USAGE_COMPLETION_TOKENS,
+    SMFW_M_USAGE_TOTAL_TOKENS,
+    SMFW_M_USAGE_REASONING_TOKENS,
+    SMFW_M_ERROR_ISL, /**< error records only */
+    /* smfw's own per-record metrics (written under "smfw", never at AIPerf's top level) */
+    SMFW_M_SCHEDULE_LAG,               /**< actual send - intended send */
+    SMFW_M_TTFT_FROM_INTENDED,         /**< first content - intended send */
+    SMFW_M_REQUEST_LATENCY_FROM_INTENDED, /**< last content - intended send */
+    SMFW_M_RECORD_COUNT_, /**< number of record-level ids (not a metric) */
+
+    /* aggregates (A) and derived (D): single values */
+    SMFW_M_REQUEST_THROUGHPUT = SMFW_M_RECORD_COUNT_,
+    SMFW_M_OUTPUT_TOKEN_THROUGHPUT,
+    SMFW_M_GOODPUT,
+    SMFW_M_REQUEST_COUNT,
+    SMFW_M_ERROR_REQUEST_COUNT,
+    SMFW_M_GOOD_REQUEST_COUNT,
+    SMFW_M_MIN_REQUEST_TIMESTAMP,
+    SMFW_M_MAX_RESPONSE_TIMESTAMP,
+    SMFW_M_BENCHMARK_DURATION,
+    SMFW_M_TOTAL_OSL,
+    SMFW_M_TOTAL_ISL,
+    SMFW_M_TOTAL_OUTPUT_TOKENS,
+    SMFW_M_TOTAL_REASONING_TOKENS,
+    SMFW_M_TOTAL_TOKEN_THROUGHPUT,
+    SMFW_M_TOTAL_ERROR_ISL,
+    SMFW_M_TOTAL_USAGE_PROMPT_TOKENS,
+    SMFW_M_TOTAL_USAGE_COMPLETION_TOKENS,
+    SMFW_M_TOTAL_USAGE_TOTAL_TOKENS,
+    SMFW_M_TOTAL_USAGE_REASONING_TOKENS,
+    SMFW_M_COUNT_ /**< number of metric ids (not a metric) */
+} smfw_metric_id;
+
+/** How a metric is produced. */
+typedef enum smfw_metric_kind {
+    SMFW_METRIC_RECORD = 0,    /**< value per valid record -> full statistics */
+    SMFW_METRIC_ERROR_RECORD,  /**< value per error record -> full statistics */
+    SMFW_METRIC_AGGREGATE,     /**< one value over all records */
+    SMFW_METRIC_DERIVED        /**< one value derived from other results */
+} smfw_metric_kind;
+
+/** Static facts about a metric. */
+typedef struct smfw_metric_info {
+    smfw_metric_id id;
+    const char *tag;          /**< AIPerf tag, e.g. "time_to_first_token" */
+    const char *header;       /**< AIPerf header text, e.g. "Time to First Token" */
+    const char *base_unit;    /**< unit records are kept in ("ns", "tokens"...) */
+    const char *display_unit; /**< unit of files and aggregates ("ms", "sec"...) */
+    double display_scale;     /**< display = base * scale (ns->ms 1e-6) */
+    smfw_metric_kind kind;
+    int larger_is_better;     /**< throughputs and counts of good things */
+    int streaming_only;       /**< only when streaming */
+    int integer_valued;       /**< token counts: written as integers per record */
+    int smfw_only;            /**< smfw extension: lives in the "smfw" object */
+} smfw_metric_info;
+
+/** Facts about a metric id (never NULL for a valid id). */
+SMFW_API const smfw_metric_info *smfw_metric_get(smfw_metric_id id);
+
+/**
+ * Find a metric by tag; also accepts the pre-release aliases ("ttft",
+ * "ttst", "prefill_throughput"). Returns -1 when unknown.
+ */
+SMFW_API int smfw_metric_find(const char *tag);
+
+/** Percentiles AIPerf reports, in file order. */
+#define SMFW_PERCENTILE_COUNT 9
+SMFW_API extern const double smfw_percentiles[SMFW_PERCENTILE_COUNT]; /* 1 5 10 25 50 75 90 95 99 */
+SMFW_API extern const char *const smfw_percentile_keys[SMFW_PERCENTILE_COUNT]; /* "p1".."p99" */
+
+/** Which fields of an smfw_stats hold a value. */
+enum {
+    SMFW_STAT_AVG = 1u << 0,
+    SMFW_STAT_MIN = 1u << 1,
+    SMFW_STAT_MAX = 1u << 2,
+    SMFW_STAT_STD = 1u << 3,
+    SMFW_STAT_SUM = 1u << 4,
+    SMFW_STAT_COUNT = 1u << 5,
+    SMFW_STAT_P_FIRST = 1u << 6 /**< bit of p[i] is SMFW_STAT_P_FIRST << i */
+};
+
+/** Statistics of one metric, in display units. */
+typedef struct smfw_stats {
+    int present;      /**< the metric exists in this run */
+    unsigned fields;  /**< SMFW_STAT_* bits of the fields that hold a value */
+    double avg, min, max, std, sum;
+    double p[SMFW_PERCENTILE_COUNT];
+    uint64_t count;   /**< number of values */
+} smfw_stats;
+
+/**
+ * numpy.percentile(method="linear") of sorted values (n >= 1), p in [0, 100],
+ * bit-compatible with numpy's interpolation branch.
+ */
+SMFW_API double smfw_percentile_linear(const double *sorted, size_t n, double p);
+
+/**
+ * Full statistics of n values given in base units, scaled by `scale` into
+ * display units: avg, min, max, p1..p99, population std, sum, count.
+ * `values` is not modified (a sorted copy is made). n == 0 -> not present.
+ */
+SMFW_API smfw_status smfw_stats_compute(const double *values, size_t n, double scale,
+                                        smfw_stats *out);
+
+/** A single-value statistic (aggregate metrics). */
+SMFW_API void smfw_stats_single(smfw_stats *out, double value);
+
+/** smfw's classification of a failed request. */
+typedef enum smfw_error_class {
+    SMFW_ERRCLASS_NONE = 0,
+    SMFW_ERRCLASS_CONNECT,      /**< could not connect / TLS / DNS */
+    SMFW_ERRCLASS_CONNECTION,   /**< connection dropped mid-response */
+    SMFW_ERRCLASS_TIMEOUT,      /**< request timeout (SageMaker: the 60 s invocation limit) */
+    SMFW_ERRCLASS_THROTTLED,    /**< HTTP 400/429 ThrottlingException */
+    SMFW_ERRCLASS_MODEL_ERROR,  /**< HTTP 424 ModelError (the container failed) */
+    SMFW_ERRCLASS_VALIDATION,   /**< HTTP 400 ValidationError / bad request */
+    SMFW_ERRCLASS_AUTH,         /**< HTTP 403 / signature / access denied */
+    SMFW_ERRCLASS_UNAVAILABLE,  /**< HTTP 503 / 5xx service unavailable */
+    SMFW_ERRCLASS_HTTP,         /**< any other non-200 status */
+    SMFW_ERRCLASS_STREAM_ERROR, /**< error event inside the stream (ModelStreamError, SSE error) */
+    SMFW_ERRCLASS_CRC,          /**< event-stream checksum mismatch */
+    SMFW_ERRCLASS_PROTOCOL,     /**< unparseable response (bad UTF-8, JSON, truncated frame) */
+    SMFW_ERRCLASS_INVALID,      /**< no content response at all (AIPerf InvalidInferenceResultError) */
+    SMFW_ERRCLASS_CANCELLED,    /**< cancelled (Ctrl-C, end of grace period): code 499 */
+    SMFW_ERRCLASS_OTHER,
+    SMFW_ERRCLASS_COUNT_
+} smfw_error_class;
+
+/** Stable name of an error class ("throttled", "model_error"...). */
+SMFW_API const char *smfw_error_class_name(smfw_error_class cls);
+
+/** The error of a failed request (AIPerf's "error" object plus smfw's class). */
+typedef struct smfw_record_error {
+    int has_code;
+    int code;       /**< HTTP status, 499 (cancelled), 502 (SSE error event)... */
+    char *type;     /**< reason phrase or error type ("ThrottlingException") */
+    char *message;  /**< body text or description (secrets masked, <= 4 KiB) */
+    char *cause;    /**< optional */
+    smfw_error_class error_class;
+} smfw_record_error;
+
+/** Number of record-level metric ids. */
+#define SMFW_RECORD_METRICS ((int)SMFW_M_RECORD_COUNT_)
+
+/**
+ * One request, as AIPerf exports it. Strings are heap-allocated and owned by
+ * the record. Wall-clock fields are ns since the epoch; 0 means absent.
+ */
+typedef struct smfw_record {
+    /* metadata (AIPerf names) */
+    int64_t session_num;       /**< -1 = absent */
+    char *x_request_id;        /**< also sent as X-Amzn-SageMaker-Inference-Id */
+    char *x_correlation_id;
+    char *conversation_id;
+    int32_t turn_index;
+    int64_t credit_issued_ns;
+    int64_t request_start_ns;
+    int64_t request_ack_ns;
+    int64_t request_end_ns;
+    int64_t cancellation_time_ns;
+    char *worker_id;
+    char *record_processor_id;
+    int was_cancelled;
+    /* smfw extras */
+    int64_t intended_start_ns; /**< wall time the schedule wanted the send */
+    int http_status;           /**< 0 = none */
+    /* metric values in BASE units; bit i of `present` = values[i] is set */
+    uint64_t present;
+    double values[SMFW_M_RECORD_COUNT_];
+    double *icl;               /**< inter-chunk latencies (ns), owned */
+    size_t icl_len;
+    /* NULL for a valid record */
+    smfw_record_error *error;
+    /** Metrics this version does not know, kept verbatim as a JSON object text (or NULL). */
+    char *extra_metrics_json;
+} smfw_record;
+
+/** Zero a record and mark every optional field absent. */
+SMFW_API void smfw_record_init(smfw_record *rec);
+
+/** Free what a record owns and re-init it. */
+SMFW_API void smfw_record_clear(smfw_record *rec);
+
+/** Set / test / read a record-level metric (base units). */
+SMFW_API void smfw_record_set(smfw_record *rec, smfw_metric_id id, double value);
+SMFW_API int smfw_record_has(const smfw_record *rec, smfw_metric_id id);
+
+/** Attach an error (strings copied; message masked and capped at 4 KiB). */
+SMFW_API smfw_status smfw_record_set_error(smfw_record *rec, smfw_error_class cls, int has_code,
+                                           int code, const char *type, const char *message);
+
+/**
+ * Raw timing of one response, from which smfw_record_derive() computes the
+ * per-record metrics exactly as aiperf-compat.md §2 defines them.
+ * Monotonic timestamps in ns. Token counts: -1 = unknown.
+ */
+typedef struct smfw_response_timing {
+    int64_t start_mono_ns;        /**< taken right before the request was started */
+    int64_t intended_mono_ns;     /**< when the schedule wanted it (0 = same as start) */
+    const int64_t *content_ns;    /**< arrival of each content response, in order */
+    size_t n_content;
+    int64_t first_output_mono_ns; /**< first content response with non-reasoning text, 0 = none */
+    int64_t input_tokens;         /**< ISL */
+    int64_t output_tokens;        /**< non-reasoning output tokens */
+    int64_t reasoning_tokens;     /**< reasoning tokens */
+    int64_t usage_prompt_tokens, usage_completion_tokens, usage_total_tokens,
+        usage_reasoning_tokens; /**< server usage, -1 = not sent */
+} smfw_response_timing;
+
+/**
+ * Fill the record's metrics from a raw timing (TTFT, TTST, TTFO, latency,
+ * ICL list, ITL, per-user throughputs, token counts, usage, and the
+ * smfw-from-intended metrics). A response with no content response becomes
+ * an error record (SMFW_ERRCLASS_INVALID, type InvalidInferenceResultError).
+ */
+SMFW_API smfw_status smfw_record_derive(smfw_record *rec, const smfw_response_timing *timing);
+
+/** One distinct error of a run and how many records had it. */
+typedef struct smfw_error_summary_entry {
+    int has_code;
+    int code;
+    char *type;
+    char *message;
+    smfw_error_class error_class;
+    uint64_t count;
+} smfw_error_summary_entry;
+
+/** A metric this version does not know (newer AIPerf bundles), kept for reporting. */
+typedef struct smfw_extra_metric {
+    char *tag;
+    char *header; /**< from the CSV when known, else derived from the tag */
+    char *unit;
+    smfw_stats stats;
+} smfw_extra_metric;
+
+/** Metadata of a run. Strings heap-allocated, owned by the results; NULL = unknown. */
+typedef struct smfw_run_info {
+    char *run_name;
+    char *backend;             /**< "direct", "managed", ... */
+    char *target;              /**< one human line: what was benchmarked */
+    char *endpoint_name;
+    char *inference_component;
+    char *url;
+    char *region;
+    char *model;
+    char *endpoint_type;       /**< chat, completions, embeddings, tgi, template */
+    int streaming;
+    char *dataset_name;
+    char *dataset_file;
+    char *dataset_sha256;
+    int64_t dataset_count;     /**< -1 unknown */
+    char *dataset_token_lengths; /**< "estimated", "exact", "recorded" */
+    char *token_count_source;  /**< "server_usage", "content_chunks", "tokenizer" */
+    int64_t start_wall_ns;     /**< profiling phase start */
+    int64_t end_wall_ns;       /**< last request finished */
+    char *smfw_version;
+    char *aiperf_version;      /**< from a bundle, or smfw's compatibility string */
+    char *schema_version;
+    char *benchmark_id;
+    int was_cancelled;
+    int64_t concurrency;       /**< 0 = not set */
+    double request_rate;       /**< 0 = not set */
+    int64_t request_count_target; /**< 0 = not set */
+    char *shard;               /**< "I/N" when the run is one shard of several */
+    /* validity gate (managed service behaviour, smfw's own for direct runs) */
+    double max_error_rate;     /**< fraction, default 0.01 */
+    int gate_tripped;
+    char *failure_reason;
+    char *input_config_json;   /**< AIPerf input_config object text (opaque) */
+    char *smfw_json;           /**< smfw's extras object text (self-check, lag...) or NULL */
+    char *job_name;            /**< managed: the benchmark job */
+    char *source_dir;          /**< folder the results were read from, if any */
+} smfw_run_info;
+
+/** Results of one run. */
+typedef struct smfw_results {
+    smfw_run_info info;
+    smfw_record *records; /**< profiling records (valid and error), in completion order */
+    size_t n_records;
+    size_t records_cap;
+    int records_complete; /**< 1 = every record of the run is present (aggregates recomputable) */
+    smfw_stats stats[SMFW_M_COUNT_];
+    smfw_extra_metric *extra;
+    size_t n_extra;
+    smfw_error_summary_entry *errors;
+    size_t n_errors;
+    void *internal_; /**< core-private (locks, JSONL sink); do not touch */
+} smfw_results;
+
+/** New, empty results (info fields NULL/0, max_error_rate 0.01). */
+SMFW_API smfw_results *smfw_results_new(void);
+
+/** Free results and everything they own. NULL is allowed. */
+SMFW_API void smfw_results_free(smfw_results *results);
+
+/** Replace a string field of the results (copies; NULL clears). */
+SMFW_API void smfw_results_set_string(char **field, const char *value);
+
+/**
+ * Stream every record added from now on to `path` as profile_export.jsonl
+ * lines, flushed per record (a crash keeps what completed).
+ */
+SMFW_API smfw_status smfw_results_open_jsonl(smfw_results *results, const char *path,
+                                             smfw_error *err);
+
+/**
+ * Add a record, taking ownership of what it points to (the struct is copied
+ * and *rec re-initialised). Thread-safe. Writes the JSONL line if a sink is open.
+ */
+SMFW_API smfw_status smfw_results_add_record(smfw_results *results, smfw_record *rec,
+                                             smfw_error *err);
+
+/** Close the JSONL sink (also done by smfw_results_free). */
+SMFW_API smfw_status smfw_results_close_jsonl(smfw_results *results, smfw_error *err);
+
+/** Options of smfw_results_compute(). */
+typedef struct smfw_goodput_slo {
+    smfw_metric_id metric;
+    double threshold; /**< display units (ms for latencies) */
+} smfw_goodput_slo;
+
+/**
+ * Compute every aggregate from the records with AIPerf's rules: errors feed
+ * only the error metrics and the error summary; ICL pooled; benchmark
+ * duration from the first valid start to the last valid content response;
+ * throughputs; totals; goodput when SLOs are given. Replaces stats[] and
+ * errors[] (extra metrics are kept). Also evaluates the validity gate
+ * (error rate > info.max_error_rate).
+ */
+SMFW_API smfw_status smfw_results_compute(smfw_results *results, const smfw_goodput_slo *slos,
+                                          size_t n_slos, smfw_error *err);
+
+/** Error rate errors / (valid + errors) from the records or, without records, from the stats. */
+SMFW_API double smfw_results_error_rate(const smfw_results *results);
+
+/* ---- AIPerf file formats ------------------------------------------------ */
+
+/**
+ * Write one record as a compact profile_export.jsonl line (no newline) into
+ * a malloc'd string (*out, caller frees).
+ */
+SMFW_API smfw_status smfw_record_to_jsonl(const smfw_record *rec, char **out, smfw_error *err);
+
+/**
+ * Parse one profile_export.jsonl line (every AIPerf version, including the
+ * pre-release tags) into *rec (initialised by the call).
+ */
+SMFW_API smfw_status smfw_record_from_jsonl(const char *line, size_t len, smfw_record *rec,
+                                            smfw_error *err);
+
+/**
+ * Read a whole profile_export.jsonl into the results' records. Errors name
+ * the file and line. Sets records_complete = 0 (the caller knows better).
+ */
+SMFW_API smfw_status smfw_results_load_jsonl(smfw_results *results, const char *path,
+                                             smfw_error *err);
+
+/**
+ * Read profile_export_aiperf.json (every AIPerf version: 0.3-era nulls and
+ * the nested "records" form, 0.5, 0.8+ count/sum) into stats[], extra[],
+ * errors[] and info (versions, input_config, was_cancelled, start/end time).
+ */
+SMFW_API smfw_status smfw_results_load_aiperf_json(smfw_results *results, const char *path,
+                                                   smfw_error *err);
+
+/**
+ * Load a result folder: a direct run's output or an extracted managed bundle
+ * (profile_export_aiperf.json, profile_export.jsonl, failure_reason.txt,
+ * smfw_run.json when present).
+ */
+SMFW_API smfw_status smfw_results_load_dir(smfw_results *results, const char *dir,
+                                           smfw_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SMFW_RESULTS_H */
