@@ -17,105 +17,16 @@
 #include <smfw/sigv4.h>
 
 #include "aws/sigv4_internal.h"
+#include "aws_fake_vectors.h"
 
 #define AKID   "AKIDEXAMPLE"
 #define SECRET "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
 #define T0     1440938160 /* 20150830T123600Z */
 
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (fread(buf, 1, (size_t)n, f) != (size_t)n) n = 0;
-    buf[n] = '\0';
-    fclose(f);
-    if (len) *len = (size_t)n;
-    return buf;
-}
-
-/* A parsed test request: request line, headers (with folded continuation lines), body. */
-typedef struct vreq {
-    char *text;
-    char method[16];
-    char *path;
-    char *query;
-    smfw_sigv4_header h[32];
-    size_t nh;
-    const char *body;
-    size_t body_len;
-    char *joined[8];
-    size_t njoined;
-} vreq;
-
-static void vreq_free(vreq *r) {
-    for (size_t i = 0; i < r->njoined; i++) free(r->joined[i]);
-    free(r->text);
-}
-
-static void vreq_parse(vreq *r, const char *file) {
-    memset(r, 0, sizeof(*r));
-    size_t len;
-    r->text = read_file(file, &len);
-    ck_assert_msg(r->text != NULL, "cannot read %s", file);
-    char *s = r->text;
-    char *eol = strchr(s, '\n');
-    if (eol) *eol = '\0';
-    /* "METHOD <target with spaces> HTTP/1.1" */
-    char *sp = strchr(s, ' ');
-    ck_assert(sp);
-    *sp = '\0';
-    snprintf(r->method, sizeof(r->method), "%s", s);
-    char *target = sp + 1;
-    char *http = strstr(target, " HTTP/");
-    ck_assert(http);
-    *http = '\0';
-    char *q = strchr(target, '?');
-    if (q) {
-        *q = '\0';
-        r->query = q + 1;
-    }
-    r->path = target;
-    if (!eol) return;
-    char *p = eol + 1;
-    while (*p) {
-        char *e = strchr(p, '\n');
-        if (p[0] == '\n' || (p[0] == '\r' && p[1] == '\n')) {
-            p += p[0] == '\r' ? 2 : 1;
-            r->body = p;
-            r->body_len = len - (size_t)(p - r->text);
-            return;
-        }
-        if (e) *e = '\0';
-        if (e && e > p && e[-1] == '\r') e[-1] = '\0';
-        if ((p[0] == ' ' || p[0] == '\t') && r->nh > 0) {
-            /* Continuation line: keep it in the previous value (folded later). */
-            smfw_sigv4_header *prev = &r->h[r->nh - 1];
-            ck_assert(r->njoined < 8);
-            char *joined = NULL;
-            ck_assert(asprintf(&joined, "%s\n%s", prev->value, p) > 0);
-            r->joined[r->njoined++] = joined;
-            prev->value = joined;
-        } else {
-            char *colon = strchr(p, ':');
-            ck_assert_msg(colon, "bad header line '%s' in %s", p, file);
-            *colon = '\0';
-            ck_assert(r->nh < 32);
-            r->h[r->nh].name = p;
-            r->h[r->nh].value = colon + 1;
-            r->nh++;
-        }
-        if (!e) break;
-        p = e + 1;
-    }
-}
-
 static void expect_file(const char *dir, const char *name, const char *got) {
     char path[1024];
     snprintf(path, sizeof(path), "%s/%s", dir, name);
-    char *want = read_file(path, NULL);
+    char *want = vreq_read_file(path, NULL);
     ck_assert_msg(want != NULL, "missing %s", path);
     ck_assert_msg(strcmp(want, got) == 0, "%s mismatch:\n--- want\n%s\n--- got\n%s", path, want,
                   got);
@@ -185,7 +96,7 @@ static int run_classic_case(const char *dir, const char *name) {
     struct stat st;
     if (stat(path, &st) != 0) return 0;
     vreq r;
-    vreq_parse(&r, path);
+    ck_assert_msg(vreq_parse(&r, path) == 0, "cannot parse %s", path);
     const char *token = NULL;
     if (strcmp(name, "get-vanilla-with-session-token") == 0)
         token = "6e86291e8372ff2a2260956d9b8aae1d763fbf315fa00fa31553b73ebf194267";
@@ -248,7 +159,7 @@ START_TEST(crt_suite) {
         const char *service = json_string_value(json_object_get(ctx, "service"));
         snprintf(path, sizeof(path), "%s/request.txt", dir);
         vreq r;
-        vreq_parse(&r, path);
+        ck_assert_msg(vreq_parse(&r, path) == 0, "cannot parse %s", path);
         smfw_sigv4_signature sig;
         sign_case(&r, region, service, flags, token, &sig);
         expect_file(dir, "header-canonical-request.txt", sig.canonical_request);
@@ -267,7 +178,7 @@ static char *signed_header(const char *dir, const char *name) {
     char path[1100];
     snprintf(path, sizeof(path), "%s/signed-request.txt", dir);
     vreq r;
-    vreq_parse(&r, path);
+    ck_assert_msg(vreq_parse(&r, path) == 0, "cannot parse %s", path);
     const char *v = aws_sigv4_find_header(r.h, r.nh, name);
     char *out = v ? strdup(v) : NULL;
     vreq_free(&r);
@@ -296,7 +207,7 @@ START_TEST(smfw_generated) {
         const char *service = json_string_value(json_object_get(ctx, "service"));
         snprintf(path, sizeof(path), "%s/request.txt", dir);
         vreq r;
-        vreq_parse(&r, path);
+        ck_assert_msg(vreq_parse(&r, path) == 0, "cannot parse %s", path);
         smfw_sigv4_signature sig;
         sign_case(&r, region, service, flags, token, &sig);
         expect_file(dir, "canonical-request.txt", sig.canonical_request);
@@ -314,7 +225,7 @@ START_TEST(smfw_generated) {
         /* The verifier accepts the reference signed request as given (botocore's bytes). */
         snprintf(path, sizeof(path), "%s/signed-request.txt", dir);
         vreq sr;
-        vreq_parse(&sr, path);
+        ck_assert_msg(vreq_parse(&sr, path) == 0, "cannot parse %s", path);
         smfw_sigv4_request req = {sr.method, sr.path, sr.query,    sr.h,
                                   sr.nh,     sr.body, sr.body_len, NULL};
         smfw_sigv4_verify_params p = {region, service, flags & SMFW_SIGV4_S3, T0, 0, lookup, NULL};
