@@ -61,8 +61,17 @@ typedef struct smfw_run_context {
 
 /** Control ops (extensible; unknown ops answer SMFW_ERR_UNSUPPORTED). */
 enum {
-    /** arg: int* set to 1 when the backend needs no prompts (e.g. public feed fetched remotely). */
-    SMFW_BACKEND_CTL_NEEDS_PROMPTS = 1
+    /**
+     * arg: int*, preset to 1. Set it to 0 when the backend needs no prompts
+     * for this configuration (e.g. the public feed that SageMaker fetches).
+     */
+    SMFW_BACKEND_CTL_NEEDS_PROMPTS = 1,
+    /**
+     * arg: int*, preset to 0. Set it to 1 when the backend honours
+     * run->dry_run (prints the plan, touches nothing); the core then creates
+     * no output folder and runs no reporters for a dry run.
+     */
+    SMFW_BACKEND_CTL_HONOURS_DRY_RUN = 2
 };
 
 /** Operations of a backend plugin. Optional slots may be NULL. */

@@ -242,6 +242,7 @@ SMFW_API smfw_status smfw_record_set_error(smfw_record *rec, smfw_error_class cl
  * Monotonic timestamps in ns. Token counts: -1 = unknown.
  */
 typedef struct smfw_response_timing {
+    int streaming;                /**< 0: streaming-only metrics (TTFT, TTST, ITL, ICL...) are off */
     int64_t start_mono_ns;        /**< taken right before the request was started */
     int64_t intended_mono_ns;     /**< when the schedule wanted it (0 = same as start) */
     const int64_t *content_ns;    /**< arrival of each content response, in order */
@@ -417,6 +418,25 @@ SMFW_API smfw_status smfw_results_load_aiperf_json(smfw_results *results, const 
  */
 SMFW_API smfw_status smfw_results_load_dir(smfw_results *results, const char *dir,
                                            smfw_error *err);
+
+/**
+ * smfw's own object for profile_export_aiperf.json (key "smfw", ignored by
+ * AIPerf readers): run metadata (backend, target, dataset identity, token
+ * count source, validity gate, shard...), the smfw-only metrics' statistics
+ * and info.smfw_json (client self-check...). Returns a malloc'd JSON text
+ * (pretty-printed with `indent` spaces, 0 = compact). The inverse,
+ * smfw_results_apply_smfw_object(), is called by the JSON loader.
+ */
+SMFW_API char *smfw_results_smfw_object_json(const smfw_results *results, int indent);
+SMFW_API smfw_status smfw_results_apply_smfw_object(smfw_results *results, const char *json_text,
+                                                    smfw_error *err);
+
+/**
+ * Format a double the way Python's repr() does (shortest text that reads
+ * back to the same double; "64.0", "1.7625515347970678e+18"), as AIPerf's
+ * files contain. buf needs 32 bytes. Returns buf.
+ */
+SMFW_API char *smfw_format_double(double value, char *buf);
 
 #ifdef __cplusplus
 }

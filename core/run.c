@@ -1,0 +1,395 @@
+/*
+ * run.c - one benchmark from configuration to files: backend, dataset,
+ * output folder, results, reporters. The CLI, sweeps and smfw-mock's
+ * benchmark jobs all go through smfw_run_execute().
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <smfw/app.h>
+#include <smfw/log.h>
+
+#include "results_internal.h"
+
+const char *smfw_data_dir(void) {
+    static char dir[4096];
+    const char *env = getenv("SMFW_DATA_DIR");
+    if (env && *env) return env;
+    struct stat st;
+    char probe[4200];
+    /* The source tree first when running from a build tree, then the installed copy. */
+    snprintf(probe, sizeof probe, "%s/datasets", SMFW_SOURCE_DIR);
+    if (access(SMFW_BUILD_PLUGIN_DIR, R_OK) == 0 && stat(probe, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(dir, sizeof dir, "%s", SMFW_SOURCE_DIR);
+        return dir;
+    }
+    return SMFW_DATA_INSTALL_DIR;
+}
+
+void smfw_dataset_params_from_config(const smfw_config *cfg, smfw_dataset_params *p) {
+    memset(p, 0, sizeof *p);
+    p->size = sizeof *p;
+    const smfw_settings *d = smfw_config_section(cfg, "dataset");
+    const smfw_settings *r = smfw_config_section(cfg, "run");
+    p->file = smfw_settings_get(d, "file");
+    static char data[4200];
+    snprintf(data, sizeof data, "%s/datasets", smfw_data_dir());
+    p->data_dir = data;
+    static char cache[4200];
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    if (xdg && *xdg) snprintf(cache, sizeof cache, "%s/smfw", xdg);
+    else snprintf(cache, sizeof cache, "%s/.cache/smfw", home ? home : "/tmp");
+    p->cache_dir = cache;
+    p->random_seed = (uint64_t)smfw_settings_get_int(r, "random_seed", 42);
+    p->input_tokens_mean = smfw_settings_get_double(d, "input_tokens_mean", 500);
+    p->input_tokens_stddev = smfw_settings_get_double(d, "input_tokens_stddev", 10);
+    p->output_tokens_mean = smfw_settings_get_double(d, "output_tokens_mean", 256);
+    p->output_tokens_stddev = smfw_settings_get_double(d, "output_tokens_stddev", 16);
+    p->count_hint = smfw_settings_get_int(r, "request_count", -1);
+}
+
+smfw_status smfw_dataset_load_configured(const smfw_registry *reg, const smfw_config *cfg,
+                                         const char *name, int quiet, smfw_prompt_set **out,
+                                         smfw_error *err) {
+    *out = NULL;
+    if (!name) name = smfw_settings_get(smfw_config_section(cfg, "smfw"), "dataset");
+    const smfw_plugin_entry *pe = smfw_registry_find(reg, SMFW_PLUGIN_DATASET, name);
+    if (!pe)
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "no dataset plugin named \"%s\" (see `smfw plugins`)", name);
+    const smfw_dataset_ops *ops = pe->desc->ops;
+    char section[128];
+    snprintf(section, sizeof section, "dataset.%s", name);
+    smfw_dataset_params params;
+    smfw_dataset_params_from_config(cfg, &params);
+    params.quiet = quiet;
+    void *ctx = NULL;
+    smfw_status st = ops->open(smfw_config_section(cfg, section), &params, &ctx, err);
+    if (st != SMFW_OK) return st;
+    smfw_prompt_set *set = NULL;
+    st = smfw_prompt_set_load(ops, ctx, &set, 50, err);
+    ops->close(ctx);
+    if (st != SMFW_OK) return st;
+    const char *sampling = smfw_settings_get(smfw_config_section(cfg, "dataset"), "sampling");
+    smfw_prompt_set_order(set,
+                          sampling && strcmp(sampling, "sequential") == 0 ? SMFW_SAMPLING_SEQUENTIAL
+                                                                          : SMFW_SAMPLING_SHUFFLE,
+                          params.random_seed);
+    *out = set;
+    return SMFW_OK;
+}
+
+static int mkdir_p(const char *path) {
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
+            *p = '/';
+        }
+    }
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
+    return 0;
+}
+
+static int dir_is_empty(const char *path) {
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "%s/.", path);
+    struct stat st;
+    if (stat(path, &st) != 0) return 1;
+    /* Any profile export means a finished or running benchmark lives here. */
+    const char *markers[] = {"profile_export.jsonl", "profile_export_aiperf.json", "summary.md"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd, "%s/%s", path, markers[i]);
+        if (stat(cmd, &st) == 0) return 0;
+    }
+    return 1;
+}
+
+smfw_status smfw_output_dir_create(const char *base, const char *run_name, const char *exact,
+                                   char **out, smfw_error *err) {
+    *out = NULL;
+    char path[4096];
+    if (exact && *exact) {
+        snprintf(path, sizeof path, "%s", exact);
+        if (!dir_is_empty(path))
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "output folder %s already holds a run; smfw never overwrites "
+                                  "results (choose another --output)",
+                                  path);
+    } else {
+        snprintf(path, sizeof path, "%s/%s", base && *base ? base : "./smfw-results", run_name);
+        struct stat st;
+        for (int k = 2; stat(path, &st) == 0 && k < 1000; k++)
+            snprintf(path, sizeof path, "%s/%s-%d", base && *base ? base : "./smfw-results",
+                     run_name, k);
+    }
+    if (mkdir_p(path) != 0)
+        return smfw_error_set(err, SMFW_ERR_IO, "cannot create output folder %s: %s", path,
+                              strerror(errno));
+    *out = strdup(path);
+    return *out ? SMFW_OK : smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+}
+
+static void sanitize(char *s) {
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.') *s = '-';
+}
+
+static void default_run_name(const smfw_config *cfg, char *buf, size_t size) {
+    const smfw_settings *prog = smfw_config_section(cfg, "smfw");
+    const smfw_settings *run = smfw_config_section(cfg, "run");
+    const char *name = smfw_settings_get(prog, "run_name");
+    if (name && *name) {
+        snprintf(buf, size, "%s", name);
+        sanitize(buf);
+        return;
+    }
+    const char *target = smfw_settings_get(run, "endpoint");
+    char host[256] = "";
+    if (!target) {
+        const char *url = smfw_settings_get(run, "url");
+        if (url) {
+            const char *p = strstr(url, "://");
+            snprintf(host, sizeof host, "%s", p ? p + 3 : url);
+            char *slash = strchr(host, '/');
+            if (slash) *slash = '\0';
+            target = host;
+        }
+    }
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    char ts[32];
+    strftime(ts, sizeof ts, "%Y%m%dT%H%M%SZ", &tm);
+    snprintf(buf, size, "%s-%s-%s", smfw_settings_get(prog, "backend"), target ? target : "run", ts);
+    sanitize(buf);
+}
+
+smfw_status smfw_reporters_run(const smfw_registry *reg, const smfw_config *cfg,
+                               const char *const *names, size_t n_names,
+                               const smfw_results *results, const char *dir, smfw_error *err) {
+    if (!names) n_names = smfw_settings_get_list(smfw_config_section(cfg, "smfw"), "report", &names);
+    smfw_status first = SMFW_OK;
+    for (size_t i = 0; i < n_names; i++) {
+        smfw_error e;
+        smfw_error_clear(&e);
+        const smfw_plugin_entry *pe = smfw_registry_find(reg, SMFW_PLUGIN_REPORTER, names[i]);
+        smfw_status st;
+        if (!pe) {
+            st = smfw_error_set(&e, SMFW_ERR_CONFIG, "no reporter plugin named \"%s\" (see `smfw plugins`)",
+                                names[i]);
+        } else {
+            const smfw_reporter_ops *ops = pe->desc->ops;
+            char section[128];
+            snprintf(section, sizeof section, "reporter.%s", names[i]);
+            void *ctx = NULL;
+            st = ops->create(smfw_config_section(cfg, section), &ctx, &e);
+            if (st == SMFW_OK) {
+                st = ops->write(ctx, results, dir, &e);
+                ops->destroy(ctx);
+            }
+        }
+        if (st != SMFW_OK) {
+            SMFW_LOG_ERR("report", "reporter %s failed: %s", names[i], e.message);
+            if (first == SMFW_OK) {
+                first = st;
+                smfw_error_set(err, st, "reporter %s failed: %s", names[i], e.message);
+            }
+        }
+    }
+    return first;
+}
+
+static smfw_status parse_goodput(const smfw_config *cfg, smfw_goodput_slo **out, size_t *n,
+                                 smfw_error *err) {
+    const char *const *items;
+    size_t k = smfw_settings_get_list(smfw_config_section(cfg, "run"), "goodput", &items);
+    *out = NULL;
+    *n = 0;
+    if (!k) return SMFW_OK;
+    smfw_goodput_slo *slos = calloc(k, sizeof *slos);
+    if (!slos) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < k; i++) {
+        const char *colon = strrchr(items[i], ':');
+        char tag[128];
+        if (!colon || (size_t)(colon - items[i]) >= sizeof tag) {
+            free(slos);
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "goodput \"%s\": expected tag:value, e.g. time_to_first_token:500",
+                                  items[i]);
+        }
+        memcpy(tag, items[i], (size_t)(colon - items[i]));
+        tag[colon - items[i]] = '\0';
+        int id = smfw_metric_find(tag);
+        char *end = NULL;
+        double v = strtod(colon + 1, &end);
+        if (id < 0 || id >= SMFW_M_RECORD_COUNT_ || !end || *end) {
+            free(slos);
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "goodput \"%s\": unknown per-request metric or bad value", items[i]);
+        }
+        slos[i].metric = (smfw_metric_id)id;
+        slos[i].threshold = v;
+    }
+    *out = slos;
+    *n = k;
+    return SMFW_OK;
+}
+
+smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
+                             const smfw_run_options *opts, smfw_results **out, char **out_dir,
+                             smfw_error *err) {
+    *out = NULL;
+    if (out_dir) *out_dir = NULL;
+    const smfw_settings *prog = smfw_config_section(cfg, "smfw");
+    const smfw_settings *run = smfw_config_section(cfg, "run");
+    const char *backend_name = smfw_settings_get(prog, "backend");
+    const smfw_plugin_entry *pe = smfw_registry_find(reg, SMFW_PLUGIN_BACKEND, backend_name);
+    if (!pe) {
+        char avail[512] = "";
+        for (size_t i = 0; i < smfw_registry_count(reg); i++) {
+            const smfw_plugin_descriptor *d = smfw_registry_at(reg, i)->desc;
+            if (d->kind != SMFW_PLUGIN_BACKEND) continue;
+            size_t l = strlen(avail);
+            snprintf(avail + l, sizeof avail - l, "%s%s", l ? ", " : "", d->name);
+        }
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "no backend plugin named \"%s\" (available: %s; see `smfw plugins`)",
+                              backend_name ? backend_name : "", avail[0] ? avail : "none");
+    }
+    smfw_goodput_slo *slos = NULL;
+    size_t n_slos = 0;
+    smfw_status st = parse_goodput(cfg, &slos, &n_slos, err);
+    if (st != SMFW_OK) return st;
+
+    const smfw_backend_ops *ops = pe->desc->ops;
+    char section[128];
+    snprintf(section, sizeof section, "backend.%s", backend_name);
+    void *ctx = NULL;
+    st = ops->create(smfw_config_section(cfg, section), cfg, &ctx, err);
+    if (st != SMFW_OK) {
+        free(slos);
+        return st;
+    }
+    int needs_prompts = 1, honours_dry_run = 0;
+    if (SMFW_OPS_HAS(ops, smfw_backend_ops, control)) {
+        if (ops->control(ctx, SMFW_BACKEND_CTL_NEEDS_PROMPTS, &needs_prompts) != SMFW_OK)
+            needs_prompts = 1;
+        if (ops->control(ctx, SMFW_BACKEND_CTL_HONOURS_DRY_RUN, &honours_dry_run) != SMFW_OK)
+            honours_dry_run = 0;
+    }
+    int dry_run = honours_dry_run && !smfw_settings_get_bool(prog, "launch", 0);
+    int quiet = smfw_log_get_level() < SMFW_LOG_INFO;
+
+    smfw_prompt_set *prompts = NULL;
+    if (needs_prompts) {
+        st = smfw_dataset_load_configured(reg, cfg, NULL, quiet, &prompts, err);
+        if (st != SMFW_OK) {
+            ops->destroy(ctx);
+            free(slos);
+            return st;
+        }
+    }
+    smfw_results *results = smfw_results_new();
+    if (!results) {
+        smfw_prompt_set_free(prompts);
+        ops->destroy(ctx);
+        free(slos);
+        return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    }
+    char run_name[256];
+    default_run_name(cfg, run_name, sizeof run_name);
+    smfw_run_info *info = &results->info;
+    smfw_results_set_string(&info->run_name, run_name);
+    smfw_results_set_string(&info->backend, backend_name);
+    smfw_results_set_string(&info->smfw_version, SMFW_VERSION_STRING);
+    info->max_error_rate = smfw_settings_get_double(run, "max_error_rate", 0.01);
+    info->streaming = smfw_settings_get_bool(run, "streaming", 1);
+    smfw_results_set_string(&info->endpoint_type, smfw_settings_get(run, "endpoint_type"));
+    smfw_results_set_string(&info->shard, smfw_settings_get(run, "shard"));
+    if (prompts) {
+        smfw_results_set_string(&info->dataset_name, prompts->info.name);
+        smfw_results_set_string(&info->dataset_file, prompts->info.file[0] ? prompts->info.file : NULL);
+        smfw_results_set_string(&info->dataset_sha256,
+                                prompts->info.sha256[0] ? prompts->info.sha256 : NULL);
+        smfw_results_set_string(&info->dataset_token_lengths,
+                                prompts->info.token_lengths[0] ? prompts->info.token_lengths : NULL);
+        info->dataset_count = (int64_t)prompts->count;
+    }
+
+    char *dir = NULL;
+    if (!dry_run) {
+        const char *exact = opts && opts->output_dir ? opts->output_dir
+                                                     : smfw_settings_get(prog, "output");
+        st = smfw_output_dir_create(smfw_settings_get(prog, "results_dir"), run_name, exact, &dir,
+                                    err);
+        if (st != SMFW_OK) {
+            smfw_results_free(results);
+            smfw_prompt_set_free(prompts);
+            ops->destroy(ctx);
+            free(slos);
+            return st;
+        }
+    }
+    smfw_run_context rc;
+    memset(&rc, 0, sizeof rc);
+    rc.size = sizeof rc;
+    rc.config = cfg;
+    rc.prompts = prompts;
+    rc.results = results;
+    rc.output_dir = dir;
+    static volatile sig_atomic_t no_cancel;
+    rc.cancel = opts && opts->cancel ? opts->cancel : &no_cancel;
+    rc.progress = opts ? opts->progress : NULL;
+    rc.progress_user = opts ? opts->progress_user : NULL;
+    rc.dry_run = dry_run;
+    rc.quiet = quiet;
+    smfw_error run_err;
+    smfw_error_clear(&run_err);
+    smfw_status run_st = ops->run(ctx, &rc, &run_err);
+    ops->destroy(ctx);
+    smfw_results_close_jsonl(results, NULL);
+
+    if (!dry_run && results->n_records > 0 && !results->stats[SMFW_M_REQUEST_COUNT].present &&
+        !results->stats[SMFW_M_ERROR_REQUEST_COUNT].present) {
+        smfw_error cerr;
+        if (smfw_results_compute(results, slos, n_slos, &cerr) != SMFW_OK)
+            SMFW_LOG_ERR(NULL, "%s", cerr.message);
+        results->records_complete = 1;
+    }
+    free(slos);
+    if (!dry_run && results->info.gate_tripped && run_st == SMFW_OK) {
+        run_st = SMFW_ERR_VALIDITY;
+        smfw_error_set(&run_err, SMFW_ERR_VALIDITY, "%s",
+                       results->info.failure_reason ? results->info.failure_reason
+                                                    : "the run failed its validity gate");
+    }
+    smfw_status rep_st = SMFW_OK;
+    smfw_error rep_err;
+    smfw_error_clear(&rep_err);
+    if (!dry_run && dir && !(opts && opts->skip_reporters) &&
+        (results->n_records > 0 || results->stats[SMFW_M_REQUEST_COUNT].present ||
+         results->stats[SMFW_M_ERROR_REQUEST_COUNT].present))
+        rep_st = smfw_reporters_run(reg, cfg, NULL, 0, results, dir, &rep_err);
+    smfw_prompt_set_free(prompts);
+    *out = results;
+    if (out_dir) *out_dir = dir;
+    else free(dir);
+    if (run_st != SMFW_OK) {
+        if (err) *err = run_err;
+        return run_st;
+    }
+    if (rep_st != SMFW_OK) {
+        if (err) *err = rep_err;
+        return rep_st;
+    }
+    return SMFW_OK;
+}

@@ -1,0 +1,138 @@
+/*
+ * settings_core.c - the keys of the core sections: [smfw] (program), [run]
+ * (the workload every backend shares), [aws] and [dataset]. conf/smfw.conf
+ * documents exactly these keys (a unit test checks it).
+ */
+#include <smfw/app.h>
+
+#define S SMFW_SETTING_STRING
+#define I SMFW_SETTING_INT
+#define D SMFW_SETTING_DOUBLE
+#define B SMFW_SETTING_BOOL
+#define K SMFW_SETTING_SECRET
+#define L SMFW_SETTING_LIST
+#define T SMFW_SETTING_DURATION
+#define P SMFW_SETTING_PATH
+
+static const smfw_setting_decl smfw_settings_program[] = {
+    {"backend", S, "direct", "backend plugin that runs the benchmark (direct, managed, ...)",
+     "backend", "SMFW_BACKEND", 'b', "NAME"},
+    {"dataset", S, "curated", "dataset plugin the prompts come from (curated, public, custom, synthetic)",
+     "dataset", "SMFW_DATASET", 0, "NAME"},
+    {"report", L, "json,csv,markdown", "reporter plugins to run, comma-separated", "report",
+     "SMFW_REPORT", 0, "LIST"},
+    {"output", P, NULL,
+     "output folder of this run (default ./smfw-results/<run name>/; never overwritten)",
+     "output", "SMFW_OUTPUT", 'o', "DIR"},
+    {"results_dir", P, "./smfw-results", "parent folder of run folders when output is not set",
+     "results-dir", "SMFW_RESULTS_DIR", 0, "DIR"},
+    {"run_name", S, NULL, "name of this run (default: <backend>-<target>-<UTC timestamp>)",
+     "run-name", NULL, 0, "NAME"},
+    {"plugin_path", L, NULL, "extra folders searched for plugins, before the built-in ones",
+     "plugin-path", NULL, 0, "DIRS"},
+    {"launch", B, "false",
+     "managed backend: really launch the job (without it smfw prints the plan: a dry run)", "run",
+     NULL, 0, NULL},
+    {"progress", S, "auto", "progress display: auto (TTY bar, else periodic lines), bar, lines, none",
+     "progress", NULL, 0, "MODE"},
+    SMFW_SETTINGS_END};
+
+static const smfw_setting_decl smfw_settings_run[] = {
+    {"endpoint", S, NULL,
+     "SageMaker endpoint name to benchmark (\"mock\" starts a local smfw-mock)", "endpoint",
+     "SMFW_ENDPOINT", 'e', "NAME"},
+    {"inference_component", S, NULL, "SageMaker inference component to address",
+     "inference-component", NULL, 0, "NAME"},
+    {"target_variant", S, NULL, "SageMaker production variant to pin (X-Amzn-SageMaker-Target-Variant)",
+     "target-variant", NULL, 0, "VARIANT"},
+    {"target_model", S, NULL, "multi-model endpoint artifact (non-streaming only)", "target-model",
+     NULL, 0, "MODEL"},
+    {"target_container_hostname", S, NULL, "multi-container endpoint: container to invoke",
+     "target-container-hostname", NULL, 0, "HOST"},
+    {"url", S, NULL, "OpenAI-compatible server base URL (http://host:port) instead of SageMaker",
+     "url", "SMFW_URL", 'u', "URL"},
+    {"api_key", K, NULL, "bearer key for an OpenAI-compatible server", "api-key",
+     "OPENAI_API_KEY", 0, "KEY"},
+    {"header", L, NULL, "extra HTTP header \"Name: value\" (repeatable)", "header", NULL, 'H',
+     "HEADER"},
+    {"model", S, NULL, "model name sent in the request body (\"model\")", "model", "SMFW_MODEL",
+     'm', "NAME"},
+    {"endpoint_type", S, "chat", "payload shape: chat, completions, embeddings, tgi, template",
+     "endpoint-type", NULL, 0, "TYPE"},
+    {"streaming", B, "true",
+     "stream the response (SageMaker: InvokeEndpointWithResponseStream); --no-streaming for "
+     "InvokeEndpoint",
+     "streaming", NULL, 0, NULL},
+    {"concurrency", L, "10",
+     "requests kept in flight (closed loop); a list (1,2,4) is a sweep for `smfw sweep` and the "
+     "managed backend",
+     "concurrency", NULL, 'c', "N"},
+    {"request_count", I, "300", "profiling requests to send", "request-count", NULL, 'n', "N"},
+    {"request_rate", D, NULL, "open loop: requests per second (overrides closed loop)",
+     "request-rate", NULL, 'r', "R"},
+    {"arrival", S, "poisson", "open-loop arrivals: poisson (seeded) or constant", "arrival", NULL,
+     0, "KIND"},
+    {"max_concurrency", I, NULL, "open loop: cap on requests in flight", "max-concurrency", NULL,
+     0, "N"},
+    {"duration", T, NULL, "stop issuing after this long (e.g. 120s) instead of a request count",
+     "duration", NULL, 0, "TIME"},
+    {"grace_period", T, "30s", "after the stop, wait this long for in-flight responses",
+     "grace-period", NULL, 0, "TIME"},
+    {"warmup_request_count", I, "0", "throwaway requests before profiling", "warmup-request-count",
+     NULL, 0, "N"},
+    {"warmup_duration", T, NULL, "throwaway period before profiling", "warmup-duration", NULL, 0,
+     "TIME"},
+    {"request_timeout", T, "600s", "per-request timeout", "request-timeout", NULL, 0, "TIME"},
+    {"extra_inputs", L, NULL, "extra body field key:value (repeatable), e.g. ignore_eos:true",
+     "extra-inputs", NULL, 0, "KEY:VALUE"},
+    {"goodput", L, NULL, "SLOs for goodput, tag:value in display units (e.g. time_to_first_token:500)",
+     "goodput", NULL, 0, "TAG:VALUE"},
+    {"max_error_rate", D, "0.01",
+     "validity gate: the run fails (exit 3) when errors/requests exceeds this fraction",
+     "max-error-rate", NULL, 0, "FRACTION"},
+    {"workers", I, "0", "load-generator threads (0 = enough for the load, at most the core count)",
+     "workers", NULL, 0, "N"},
+    {"random_seed", I, "42", "seed for sampling, synthetic prompts and arrivals", "random-seed",
+     NULL, 0, "N"},
+    {"shard", S, NULL, "run shard I of N (\"I/N\"): splits dataset and request budget", "shard",
+     NULL, 0, "I/N"},
+    SMFW_SETTINGS_END};
+
+static const smfw_setting_decl smfw_settings_aws[] = {
+    {"region", S, NULL, "AWS region (else AWS_REGION, AWS_DEFAULT_REGION, the profile, IMDS)",
+     "region", NULL, 0, "REGION"},
+    {"profile", S, NULL, "AWS profile of the shared config/credentials files", "profile", NULL, 0,
+     "NAME"},
+    {"endpoint_url", S, NULL, "override every AWS endpoint (VPC endpoints, smfw-mock)",
+     "endpoint-url", NULL, 0, "URL"},
+    {"ca_bundle", P, NULL, "CA bundle for TLS verification (else AWS_CA_BUNDLE)", "ca-bundle",
+     NULL, 0, "FILE"},
+    {"max_attempts", I, "3", "attempts per control-plane call (standard retry mode)",
+     "max-attempts", NULL, 0, "N"},
+    SMFW_SETTINGS_END};
+
+static const smfw_setting_decl smfw_settings_dataset[] = {
+    {"file", P, NULL, "dataset file (custom JSONL, ShareGPT JSON for public)", "dataset-file",
+     NULL, 'f', "FILE"},
+    {"sampling", S, "shuffle", "prompt order: shuffle (seeded) or sequential", "dataset-sampling",
+     NULL, 0, "ORDER"},
+    {"input_tokens_mean", D, "500", "target input length (tokens) where the source has none",
+     "input-tokens-mean", NULL, 0, "N"},
+    {"input_tokens_stddev", D, "10", "input length standard deviation (tokens)",
+     "input-tokens-stddev", NULL, 0, "N"},
+    {"output_tokens_mean", D, "256", "output budget (tokens) where the source has none",
+     "output-tokens-mean", NULL, 0, "N"},
+    {"output_tokens_stddev", D, "16", "output budget standard deviation (tokens)",
+     "output-tokens-stddev", NULL, 0, "N"},
+    SMFW_SETTINGS_END};
+
+static const smfw_section_decl smfw_core_section_table[] = {
+    {"smfw", "the program: which plugins, where results go", smfw_settings_program},
+    {"run", "the workload, shared by every backend", smfw_settings_run},
+    {"aws", "AWS access (the AWS_* environment variables are honoured too)", smfw_settings_aws},
+    {"dataset", "options common to every dataset plugin", smfw_settings_dataset},
+    {NULL, NULL, NULL}};
+
+const smfw_section_decl *smfw_core_sections(void) {
+    return smfw_core_section_table;
+}

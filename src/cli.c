@@ -1,0 +1,343 @@
+/*
+ * cli.c - command-line parsing shared by every subcommand. Options are built
+ * from the declared settings of the core and of every loaded plugin, so a
+ * plugin's keys are flags without any change here.
+ */
+#include <errno.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <smfw/log.h>
+
+#include "commands.h"
+
+int smfw_cli_fail(const smfw_error *err) {
+    smfw_log(SMFW_LOG_ERROR, NULL, "%s", err->message);
+    return smfw_status_exit_code(err->status);
+}
+
+/* Pre-scan of a config file for [smfw] plugin_path, needed before plugins load. */
+typedef struct plugin_path_scan {
+    char *value;
+} plugin_path_scan;
+
+static int scan_plugin_path(void *user, const char *section, const char *name, const char *value) {
+    plugin_path_scan *s = user;
+    if (section && name && strcmp(section, "smfw") == 0 && strcmp(name, "plugin_path") == 0) {
+        free(s->value);
+        s->value = strdup(value ? value : "");
+    }
+    return 1;
+}
+
+typedef struct opt_map {
+    const char *flag;  /* long name */
+    int negated;       /* --no-<flag> */
+    int extra;         /* index into extra[] + 1, or 0 */
+} opt_map;
+
+static int is_core_flag(const char *name) {
+    static const char *core[] = {"config", "plugin-path", "verbose", "quiet", "help"};
+    for (size_t i = 0; i < 5; i++)
+        if (strcmp(core[i], name) == 0) return 1;
+    return 0;
+}
+
+void smfw_cli_print_help(const smfw_command *cmd, const smfw_config *cfg,
+                         const smfw_cli_option *extra, size_t n_extra, FILE *out) {
+    fprintf(out, "%s\n\n", cmd->usage);
+    if (n_extra) {
+        fprintf(out, "Options of `smfw %s`:\n", cmd->name);
+        for (size_t i = 0; i < n_extra; i++) {
+            char left[96];
+            if (extra[i].short_name)
+                snprintf(left, sizeof left, "-%c, --%s%s%s", extra[i].short_name, extra[i].name,
+                         extra[i].metavar ? " " : "", extra[i].metavar ? extra[i].metavar : "");
+            else
+                snprintf(left, sizeof left, "    --%s%s%s", extra[i].name,
+                         extra[i].metavar ? " " : "", extra[i].metavar ? extra[i].metavar : "");
+            fprintf(out, "  %-36s %s\n", left, extra[i].help);
+        }
+        fputc('\n', out);
+    }
+    fprintf(out, "Common options:\n"
+                 "  -c, --config FILE                    config file (default ./smfw.conf, then "
+                 "$XDG_CONFIG_HOME/smfw/smfw.conf)\n"
+                 "      --plugin-path DIR                search DIR for plugins first "
+                 "(repeatable; also SMFW_PLUGIN_PATH)\n"
+                 "  -v, --verbose                        more output (-vv: HTTP traces, redacted)\n"
+                 "  -q, --quiet                          errors and warnings only\n"
+                 "  -h, --help                           this help\n\n");
+    if (!cfg) return;
+    for (size_t s = 0; s < smfw_config_section_count(cfg); s++) {
+        const smfw_setting_decl *d = smfw_config_section_decls(cfg, s);
+        int header = 0;
+        for (size_t k = 0; d && d[k].key; k++) {
+            if (!d[k].flag) continue;
+            if (!header) {
+                fprintf(out, "Settings of [%s] (flag, or key in the config file):\n",
+                        smfw_config_section_name(cfg, s));
+                header = 1;
+            }
+            char left[128];
+            int is_bool = d[k].type == SMFW_SETTING_BOOL;
+            if (d[k].short_flag)
+                snprintf(left, sizeof left, "-%c, --%s%s%s", d[k].short_flag, d[k].flag,
+                         is_bool ? "" : " ", is_bool ? "" : (d[k].metavar ? d[k].metavar : "VALUE"));
+            else
+                snprintf(left, sizeof left, "    --%s%s%s%s", is_bool ? "[no-]" : "", d[k].flag,
+                         is_bool ? "" : " ", is_bool ? "" : (d[k].metavar ? d[k].metavar : "VALUE"));
+            char dflt[160] = "";
+            if (d[k].default_value && d[k].type != SMFW_SETTING_SECRET)
+                snprintf(dflt, sizeof dflt, " [%s]", d[k].default_value);
+            char env[96] = "";
+            if (d[k].env) snprintf(env, sizeof env, " (env %s)", d[k].env);
+            fprintf(out, "  %-36s %s%s%s\n", left, d[k].help, dflt, env);
+        }
+        if (header) fputc('\n', out);
+    }
+}
+
+int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv,
+                   const smfw_cli_option *extra, size_t n_extra,
+                   int (*on_option)(void *user, const char *name, const char *value), void *user,
+                   int load_plugins, smfw_cli *cli) {
+    memset(cli, 0, sizeof *cli);
+    smfw_error err;
+    smfw_error_clear(&err);
+    /* Pass 1: what must be known before plugins load. */
+    const char *config_file = NULL;
+    const char *plugin_dirs[64];
+    size_t n_plugin_dirs = 0;
+    int verbosity = 0, want_help = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) break;
+        if ((strcmp(a, "-c") == 0 || strcmp(a, "--config") == 0) && i + 1 < argc)
+            config_file = argv[++i];
+        else if (strncmp(a, "--config=", 9) == 0) config_file = a + 9;
+        else if (strcmp(a, "--plugin-path") == 0 && i + 1 < argc) {
+            if (n_plugin_dirs < 16) plugin_dirs[n_plugin_dirs++] = argv[++i];
+        } else if (strncmp(a, "--plugin-path=", 14) == 0) {
+            if (n_plugin_dirs < 16) plugin_dirs[n_plugin_dirs++] = a + 14;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) want_help = 1;
+        else if (strcmp(a, "--verbose") == 0) verbosity++;
+        else if (strcmp(a, "--quiet") == 0) verbosity--;
+        else if (a[0] == '-' && a[1] != '-' && a[1]) {
+            /* bundled short flags like -vv or -q */
+            int only_vq = 1;
+            for (const char *p = a + 1; *p; p++)
+                if (*p != 'v' && *p != 'q') only_vq = 0;
+            if (only_vq)
+                for (const char *p = a + 1; *p; p++) verbosity += *p == 'v' ? 1 : -1;
+        }
+    }
+    smfw_log_set_level(verbosity >= 2   ? SMFW_LOG_TRACE
+                       : verbosity == 1 ? SMFW_LOG_DEBUG
+                       : verbosity < 0  ? SMFW_LOG_WARN
+                                        : SMFW_LOG_INFO);
+    cli->verbosity = verbosity;
+    char default_conf[4096];
+    if (!config_file && smfw_config_default_file(default_conf, sizeof default_conf))
+        config_file = default_conf;
+    plugin_path_scan scan = {NULL};
+    if (config_file) {
+        FILE *fp = fopen(config_file, "r");
+        if (!fp) {
+            smfw_error_set(&err, SMFW_ERR_CONFIG, "cannot read config file %s: %s", config_file,
+                           strerror(errno));
+            return smfw_cli_fail(&err);
+        }
+        ini_parse_file(fp, scan_plugin_path, &scan);
+        fclose(fp);
+    }
+    char *conf_dirs_copy = scan.value;
+    const char *conf_dirs[16];
+    size_t n_conf_dirs = 0;
+    if (conf_dirs_copy) {
+        char *save = NULL;
+        for (char *t = strtok_r(conf_dirs_copy, ",", &save); t && n_conf_dirs < 16;
+             t = strtok_r(NULL, ",", &save)) {
+            while (*t == ' ') t++;
+            if (*t) conf_dirs[n_conf_dirs++] = t;
+        }
+    }
+    if (load_plugins) {
+        const char *dirs[96];
+        size_t n = smfw_registry_default_dirs(plugin_dirs, n_plugin_dirs, conf_dirs, n_conf_dirs,
+                                              dirs, 96);
+        if (smfw_registry_load(dirs, n, &cli->reg, &err) != SMFW_OK) {
+            free(conf_dirs_copy);
+            return smfw_cli_fail(&err);
+        }
+    }
+    free(conf_dirs_copy);
+    if (smfw_config_new(cli->reg, &cli->cfg, &err) != SMFW_OK) return smfw_cli_fail(&err);
+    if (config_file) {
+        if (smfw_config_load_file(cli->cfg, config_file, &err) != SMFW_OK) return smfw_cli_fail(&err);
+        cli->config_file = config_file == default_conf ? "smfw.conf" : config_file;
+    }
+    if (smfw_config_apply_env(cli->cfg, &err) != SMFW_OK) return smfw_cli_fail(&err);
+    if (want_help) {
+        smfw_cli_print_help(cmd, cli->cfg, extra, n_extra, stdout);
+        return 0;
+    }
+
+    /* Pass 2: getopt_long over every flag. */
+    size_t cap = 16 + n_extra * 1;
+    for (size_t s = 0; s < smfw_config_section_count(cli->cfg); s++) {
+        const smfw_setting_decl *d = smfw_config_section_decls(cli->cfg, s);
+        for (size_t k = 0; d && d[k].key; k++) cap += 2;
+    }
+    struct option *opts = calloc(cap + 1, sizeof *opts);
+    opt_map *map = calloc(cap + 1, sizeof *map);
+    char **owned = calloc(cap + 1, sizeof *owned);
+    char shortopts[256] = "+c:hvq";
+    if (!opts || !map || !owned) {
+        free(opts);
+        free(map);
+        free(owned);
+        smfw_error_set(&err, SMFW_ERR_NOMEM, "out of memory");
+        return smfw_cli_fail(&err);
+    }
+    size_t n = 0, n_owned = 0;
+#define ADD(nm, arg, m_flag, m_neg, m_extra)                                                     \
+    do {                                                                                         \
+        int dup = 0;                                                                             \
+        for (size_t q = 0; q < n; q++)                                                           \
+            if (strcmp(opts[q].name, nm) == 0) dup = 1;                                          \
+        if (!dup) {                                                                              \
+            opts[n].name = nm;                                                                   \
+            opts[n].has_arg = arg;                                                               \
+            opts[n].val = 1000 + (int)n;                                                         \
+            map[n].flag = m_flag;                                                                \
+            map[n].negated = m_neg;                                                              \
+            map[n].extra = m_extra;                                                              \
+            n++;                                                                                 \
+        }                                                                                        \
+    } while (0)
+    ADD("config", required_argument, "config", 0, 0);
+    ADD("plugin-path", required_argument, "plugin-path", 0, 0);
+    ADD("verbose", no_argument, "verbose", 0, 0);
+    ADD("quiet", no_argument, "quiet", 0, 0);
+    ADD("help", no_argument, "help", 0, 0);
+    for (size_t i = 0; i < n_extra; i++) {
+        ADD(extra[i].name, extra[i].has_arg, extra[i].name, 0, (int)i + 1);
+        if (extra[i].short_name) {
+            size_t l = strlen(shortopts);
+            shortopts[l] = extra[i].short_name;
+            shortopts[l + 1] = extra[i].has_arg ? ':' : '\0';
+            shortopts[l + 2] = '\0';
+        }
+    }
+    for (size_t s = 0; s < smfw_config_section_count(cli->cfg); s++) {
+        const smfw_setting_decl *d = smfw_config_section_decls(cli->cfg, s);
+        for (size_t k = 0; d && d[k].key; k++) {
+            if (!d[k].flag || is_core_flag(d[k].flag)) continue;
+            int is_bool = d[k].type == SMFW_SETTING_BOOL;
+            ADD(d[k].flag, is_bool ? optional_argument : required_argument, d[k].flag, 0, 0);
+            if (is_bool) {
+                char *neg = malloc(strlen(d[k].flag) + 4);
+                if (neg) {
+                    sprintf(neg, "no-%s", d[k].flag);
+                    owned[n_owned++] = neg;
+                    ADD(neg, no_argument, d[k].flag, 1, 0);
+                }
+            }
+            if (d[k].short_flag && !strchr(shortopts, d[k].short_flag)) {
+                size_t l = strlen(shortopts);
+                shortopts[l] = d[k].short_flag;
+                shortopts[l + 1] = is_bool ? '\0' : ':';
+                shortopts[l + 2] = '\0';
+            }
+        }
+    }
+#undef ADD
+    int rc = -1;
+    optind = 1;
+    opterr = 0;
+    cli->positional = calloc((size_t)argc + 1, sizeof *cli->positional);
+    for (;;) {
+        int longidx = -1;
+        int c = getopt_long(argc, argv, shortopts, opts, &longidx);
+        if (c == -1) {
+            if (optind < argc) {
+                cli->positional[cli->n_positional++] = argv[optind++];
+                continue; /* keep parsing options after positionals */
+            }
+            break;
+        }
+        if (c == '?' || c == ':') {
+            const char *bad = argv[optind - 1];
+            smfw_error_set(&err, SMFW_ERR_USAGE,
+                           optopt && c == ':' ? "option %s needs a value (see `smfw %s --help`)"
+                                              : "unknown or incomplete option %s (see `smfw %s --help`)",
+                           bad, cmd->name);
+            rc = smfw_cli_fail(&err);
+            break;
+        }
+        const char *flag = NULL;
+        int negated = 0, extra_idx = 0;
+
+        if (c >= 1000) {
+            flag = map[c - 1000].flag;
+            negated = map[c - 1000].negated;
+            extra_idx = map[c - 1000].extra;
+        } else {
+
+            if (c == 'c' || c == 'v' || c == 'q' || c == 'h') continue;
+            for (size_t i = 0; i < n_extra; i++)
+                if (extra[i].short_name == c) {
+                    flag = extra[i].name;
+                    extra_idx = (int)i + 1;
+                }
+            if (!flag) {
+                const char *section = NULL;
+                const smfw_setting_decl *d = smfw_config_find_short(cli->cfg, (char)c, &section);
+                if (d) flag = d->flag;
+            }
+        }
+        if (!flag) continue;
+        if (is_core_flag(flag)) continue; /* handled in pass 1 */
+        if (extra_idx) {
+            if (on_option && on_option(user, flag, optarg) != 0) {
+                rc = 1;
+                break;
+            }
+            continue;
+        }
+        /* Apply to every section declaring this flag. */
+        char origin[160];
+        snprintf(origin, sizeof origin, "--%s%s", negated ? "no-" : "", flag);
+        int applied = 0;
+        for (size_t s = 0; s < smfw_config_section_count(cli->cfg) && rc < 0; s++) {
+            const smfw_setting_decl *d = smfw_config_section_decls(cli->cfg, s);
+            for (size_t k = 0; d && d[k].key; k++) {
+                if (!d[k].flag || strcmp(d[k].flag, flag) != 0) continue;
+                const char *value = optarg;
+                if (d[k].type == SMFW_SETTING_BOOL) value = negated ? "false" : (optarg ? optarg : "true");
+                if (smfw_config_set(cli->cfg, smfw_config_section_name(cli->cfg, s), d[k].key,
+                                    value ? value : "", SMFW_SOURCE_FLAG, origin, 0, &err) != SMFW_OK)
+                    rc = smfw_cli_fail(&err);
+                applied = 1;
+            }
+        }
+        (void)applied;
+        if (rc >= 0) break;
+    }
+    for (size_t i = 0; i < n_owned; i++) free(owned[i]);
+    free(owned);
+    free(opts);
+    free(map);
+    return rc;
+}
+
+void smfw_cli_cleanup(smfw_cli *cli) {
+    smfw_config_free(cli->cfg);
+    smfw_registry_free(cli->reg);
+    free(cli->positional);
+    memset(cli, 0, sizeof *cli);
+}

@@ -1,0 +1,96 @@
+/* cmd_run.c - `smfw run`: one benchmark with the configured backend, dataset and reporters. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <smfw/log.h>
+
+#include "commands.h"
+
+extern const smfw_command smfw_command_run;
+
+static void print_summary(const smfw_results *r, const char *dir) {
+    const smfw_stats *s = r->stats;
+    if (!s[SMFW_M_REQUEST_COUNT].present && !s[SMFW_M_ERROR_REQUEST_COUNT].present) return;
+    fprintf(stdout, "\n%s\n", r->info.target ? r->info.target : "benchmark results");
+    fprintf(stdout, "  %-34s %12s %12s %12s %12s\n", "metric", "avg", "p50", "p90", "p99");
+    static const smfw_metric_id rows[] = {SMFW_M_TIME_TO_FIRST_TOKEN, SMFW_M_INTER_TOKEN_LATENCY,
+                                          SMFW_M_REQUEST_LATENCY,
+                                          SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER,
+                                          SMFW_M_OUTPUT_SEQUENCE_LENGTH,
+                                          SMFW_M_INPUT_SEQUENCE_LENGTH};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const smfw_stats *x = &s[rows[i]];
+        if (!x->present) continue;
+        const smfw_metric_info *mi = smfw_metric_get(rows[i]);
+        char label[96];
+        snprintf(label, sizeof label, "%s (%s)", mi->header, mi->display_unit);
+        fprintf(stdout, "  %-34s %12.2f %12.2f %12.2f %12.2f\n", label, x->avg, x->p[4], x->p[6],
+                x->p[8]);
+    }
+    static const smfw_metric_id singles[] = {SMFW_M_OUTPUT_TOKEN_THROUGHPUT,
+                                             SMFW_M_REQUEST_THROUGHPUT, SMFW_M_REQUEST_COUNT,
+                                             SMFW_M_ERROR_REQUEST_COUNT, SMFW_M_BENCHMARK_DURATION};
+    for (size_t i = 0; i < sizeof singles / sizeof singles[0]; i++) {
+        const smfw_stats *x = &s[singles[i]];
+        if (!x->present) continue;
+        const smfw_metric_info *mi = smfw_metric_get(singles[i]);
+        char label[96];
+        snprintf(label, sizeof label, "%s (%s)", mi->header, mi->display_unit);
+        fprintf(stdout, "  %-34s %12.2f\n", label, x->avg);
+    }
+    if (r->info.gate_tripped)
+        fprintf(stdout, "  validity: FAILED - %s\n",
+                r->info.failure_reason ? r->info.failure_reason : "error rate above the gate");
+    else
+        fprintf(stdout, "  validity: passed (error rate %.2f%%, gate %.2f%%)\n",
+                smfw_results_error_rate(r) * 100.0, r->info.max_error_rate * 100.0);
+    if (dir) fprintf(stdout, "  results: %s\n", dir);
+}
+
+static int run_main(int argc, char **argv) {
+    smfw_cli cli;
+    int rc = smfw_cli_setup(&smfw_command_run, argc, argv, NULL, 0, NULL, NULL, 1, &cli);
+    if (rc >= 0) {
+        smfw_cli_cleanup(&cli);
+        return rc;
+    }
+    if (cli.n_positional) {
+        smfw_log(SMFW_LOG_ERROR, NULL, "unexpected argument \"%s\" (see `smfw run --help`)",
+                 cli.positional[0]);
+        smfw_cli_cleanup(&cli);
+        return 1;
+    }
+    smfw_cli_progress_setup(cli.cfg, cli.verbosity);
+    smfw_run_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.size = sizeof opts;
+    opts.cancel = smfw_cli_install_cancel_handler();
+    opts.progress = smfw_cli_progress;
+    smfw_results *results = NULL;
+    char *dir = NULL;
+    smfw_error err;
+    smfw_error_clear(&err);
+    smfw_status st = smfw_run_execute(cli.reg, cli.cfg, &opts, &results, &dir, &err);
+    smfw_cli_progress_end();
+    if (results && cli.verbosity >= 0) print_summary(results, dir);
+    if (st != SMFW_OK) {
+        if (st == SMFW_ERR_CANCELLED) smfw_log(SMFW_LOG_WARN, NULL, "%s", err.message);
+        else smfw_log(SMFW_LOG_ERROR, NULL, "%s", err.message);
+    }
+    rc = smfw_status_exit_code(st);
+    smfw_results_free(results);
+    free(dir);
+    smfw_cli_cleanup(&cli);
+    return rc;
+}
+
+const smfw_command smfw_command_run = {
+    "run", "run one benchmark (direct load generator or SageMaker's managed benchmark)",
+    "Usage: smfw run [--backend direct|managed|NAME] [--endpoint NAME | --url URL] [options]\n"
+    "       smfw --backend NAME [options]        (the same)\n\n"
+    "Runs one benchmark: loads the dataset, runs the backend, writes the results with the\n"
+    "configured reporters into a new folder (default ./smfw-results/<run name>/).\n"
+    "`--endpoint mock` benchmarks a private smfw-mock started for the run (no AWS account).\n"
+    "The managed backend prints its plan unless --run is given.",
+    run_main};
