@@ -1,0 +1,406 @@
+/*
+ * html_data.c - chart series from results (see html_data.h).
+ */
+#include "html_data.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "../reporter-common/rpt.h"
+
+void html_xy_free(html_xy *xy) {
+    for (size_t i = 0; i < xy->n; i++) {
+        if (xy->titles) free(xy->titles[i]);
+        if (xy->labels) free(xy->labels[i]);
+    }
+    free(xy->x);
+    free(xy->y);
+    free(xy->y0);
+    free(xy->titles);
+    free(xy->labels);
+    memset(xy, 0, sizeof *xy);
+}
+
+/* Add a point; `title` is copied (may be NULL). Returns -1 on allocation failure. */
+static int html_xy_add(html_xy *xy, double x, double y, const char *title) {
+    if (xy->n == xy->cap) {
+        size_t cap = xy->cap ? xy->cap * 2 : 64;
+        double *nx = realloc(xy->x, cap * sizeof *nx);
+        if (!nx) return -1;
+        xy->x = nx;
+        double *ny = realloc(xy->y, cap * sizeof *ny);
+        if (!ny) return -1;
+        xy->y = ny;
+        char **nt = realloc(xy->titles, cap * sizeof *nt);
+        if (!nt) return -1;
+        xy->titles = nt;
+        xy->cap = cap;
+    }
+    xy->x[xy->n] = x;
+    xy->y[xy->n] = y;
+    xy->titles[xy->n] = title ? strdup(title) : NULL;
+    xy->n++;
+    return 0;
+}
+
+static int64_t html_first_start(const smfw_results *r) {
+    int64_t t0 = 0;
+    for (size_t i = 0; i < r->n_records; i++) {
+        int64_t s = r->records[i].request_start_ns;
+        if (s > 0 && (t0 == 0 || s < t0)) t0 = s;
+    }
+    return t0;
+}
+
+/* When a record ended (wall ns), 0 if unknown. */
+static int64_t html_record_end(const smfw_record *rec) {
+    if (!rec->error && rec->request_start_ns > 0 && smfw_record_has(rec, SMFW_M_REQUEST_LATENCY))
+        return rec->request_start_ns + (int64_t)rec->values[SMFW_M_REQUEST_LATENCY];
+    if (rec->request_end_ns > 0) return rec->request_end_ns;
+    return rec->request_start_ns;
+}
+
+int html_data_timeline(const smfw_results *r, size_t max_points, html_xy *out, size_t *total) {
+    memset(out, 0, sizeof *out);
+    int64_t t0 = html_first_start(r);
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_records; i++) {
+        const smfw_record *rec = &r->records[i];
+        if (!rec->error && rec->request_start_ns > 0 &&
+            smfw_record_has(rec, SMFW_M_TIME_TO_FIRST_TOKEN))
+            n++;
+    }
+    *total = n;
+    if (n == 0) return 0;
+    size_t stride = max_points && n > max_points ? (n + max_points - 1) / max_points : 1;
+    size_t k = 0;
+    for (size_t i = 0; i < r->n_records; i++) {
+        const smfw_record *rec = &r->records[i];
+        if (rec->error || rec->request_start_ns <= 0 ||
+            !smfw_record_has(rec, SMFW_M_TIME_TO_FIRST_TOKEN))
+            continue;
+        if (k++ % stride != 0) continue;
+        double x = (double)(rec->request_start_ns - t0) / 1e9;
+        double y = rec->values[SMFW_M_TIME_TO_FIRST_TOKEN] * 1e-6;
+        char title[256], ys[RPT_NUM_MAX];
+        rpt_human(y, 2, ys);
+        if (rec->x_request_id)
+            snprintf(title, sizeof title, "request %.64s: sent at +%.3f s, TTFT %s ms",
+                     rec->x_request_id, x, ys);
+        else
+            snprintf(title, sizeof title, "request %zu: sent at +%.3f s, TTFT %s ms", i + 1, x, ys);
+        if (html_xy_add(out, x, y, title) != 0) return -1;
+    }
+    return 0;
+}
+
+static int html_cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int html_data_cdf(const smfw_results *r, smfw_metric_id id, size_t max_points, html_xy *out,
+                  int *from_stats) {
+    memset(out, 0, sizeof *out);
+    *from_stats = 0;
+    const smfw_metric_info *info = smfw_metric_get(id);
+    double scale = info ? info->display_scale : 1.0;
+    const char *unit = info ? info->display_unit : "";
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_records; i++)
+        if (!r->records[i].error && smfw_record_has(&r->records[i], id)) n++;
+    char title[160], vs[RPT_NUM_MAX];
+    if (n > 0) {
+        double *v = malloc(n * sizeof *v);
+        if (!v) return -1;
+        size_t k = 0;
+        for (size_t i = 0; i < r->n_records; i++)
+            if (!r->records[i].error && smfw_record_has(&r->records[i], id))
+                v[k++] = r->records[i].values[id] * scale;
+        qsort(v, n, sizeof *v, html_cmp_double);
+        size_t m = max_points && n > max_points ? max_points : n;
+        for (size_t j = 0; j < m; j++) {
+            size_t idx =
+                m == 1 ? n - 1 : (size_t)llround((double)j * (double)(n - 1) / (double)(m - 1));
+            double pct = 100.0 * (double)(idx + 1) / (double)n;
+            rpt_human(v[idx], 2, vs);
+            snprintf(title, sizeof title, "%.1f %% of requests at or below %s %s", pct, vs, unit);
+            if (html_xy_add(out, v[idx], pct, title) != 0) {
+                free(v);
+                return -1;
+            }
+        }
+        free(v);
+        return 0;
+    }
+    /* No records: the summary's percentiles are points of the same curve. */
+    const smfw_stats *s = &r->stats[id];
+    if (!s->present) return 0;
+    *from_stats = 1;
+    if (s->fields & SMFW_STAT_MIN) {
+        rpt_human(s->min, 2, vs);
+        snprintf(title, sizeof title, "min: %s %s", vs, unit);
+        if (html_xy_add(out, s->min, 0.0, title) != 0) return -1;
+    }
+    for (int i = 0; i < SMFW_PERCENTILE_COUNT; i++) {
+        if (!(s->fields & (SMFW_STAT_P_FIRST << i))) continue;
+        rpt_human(s->p[i], 2, vs);
+        snprintf(title, sizeof title, "%s: %s %s", smfw_percentile_keys[i], vs, unit);
+        if (html_xy_add(out, s->p[i], smfw_percentiles[i], title) != 0) return -1;
+    }
+    if (s->fields & SMFW_STAT_MAX) {
+        rpt_human(s->max, 2, vs);
+        snprintf(title, sizeof title, "max: %s %s", vs, unit);
+        if (html_xy_add(out, s->max, 100.0, title) != 0) return -1;
+    }
+    return 0;
+}
+
+int html_data_bins(const smfw_results *r, size_t target, html_bins *bins) {
+    memset(bins, 0, sizeof *bins);
+    int64_t t0 = html_first_start(r), t1 = 0;
+    if (t0 == 0) return 0;
+    for (size_t i = 0; i < r->n_records; i++) {
+        int64_t e = html_record_end(&r->records[i]);
+        if (e > t1) t1 = e;
+    }
+    double span = (double)(t1 - t0) / 1e9;
+    if (!(span > 1e-3)) span = 1e-3;
+    double raw = span / (double)(target ? target : 60);
+    double mag = pow(10.0, floor(log10(raw)));
+    double f = raw / mag;
+    double nice = f <= 1.0 ? 1.0 : f <= 2.0 ? 2.0 : f <= 5.0 ? 5.0 : 10.0;
+    bins->t0_ns = t0;
+    bins->width_s = nice * mag;
+    bins->n = (size_t)floor(span / bins->width_s) + 1;
+    return 1;
+}
+
+static void html_bin_title(char *out, size_t size, const html_bins *bins, size_t i) {
+    int d = bins->width_s >= 1 ? 0 : (int)ceil(-log10(bins->width_s));
+    snprintf(out, size, "%.*f-%.*f s", d, (double)i * bins->width_s, d,
+             (double)(i + 1) * bins->width_s);
+}
+
+int html_data_throughput(const smfw_results *r, const html_bins *bins, html_xy *out) {
+    memset(out, 0, sizeof *out);
+    if (bins->n == 0) return 0;
+    double *tokens = calloc(bins->n, sizeof *tokens);
+    if (!tokens) return -1;
+    for (size_t i = 0; i < r->n_records; i++) {
+        const smfw_record *rec = &r->records[i];
+        if (rec->error || rec->request_start_ns <= 0 ||
+            !smfw_record_has(rec, SMFW_M_REQUEST_LATENCY) ||
+            !smfw_record_has(rec, SMFW_M_OUTPUT_SEQUENCE_LENGTH))
+            continue;
+        double start = (double)(rec->request_start_ns - bins->t0_ns) / 1e9;
+        double a = start, e = start + rec->values[SMFW_M_REQUEST_LATENCY] / 1e9;
+        if (smfw_record_has(rec, SMFW_M_TIME_TO_FIRST_TOKEN))
+            a = start + rec->values[SMFW_M_TIME_TO_FIRST_TOKEN] / 1e9;
+        double osl = rec->values[SMFW_M_OUTPUT_SEQUENCE_LENGTH];
+        if (!(e > a)) {
+            size_t k = (size_t)fmax(0.0, floor(e / bins->width_s));
+            if (k < bins->n) tokens[k] += osl;
+            continue;
+        }
+        double rate = osl / (e - a);
+        size_t k0 = (size_t)fmax(0.0, floor(a / bins->width_s));
+        for (size_t k = k0; k < bins->n; k++) {
+            double b0 = (double)k * bins->width_s, b1 = b0 + bins->width_s;
+            if (b0 >= e) break;
+            double overlap = fmin(b1, e) - fmax(b0, a);
+            if (overlap > 0) tokens[k] += overlap * rate;
+        }
+    }
+    for (size_t k = 0; k < bins->n; k++) {
+        char title[160], when[64], vs[RPT_NUM_MAX];
+        double tps = tokens[k] / bins->width_s;
+        html_bin_title(when, sizeof when, bins, k);
+        rpt_human(tps, 1, vs);
+        snprintf(title, sizeof title, "%s: %s output tokens/s", when, vs);
+        if (html_xy_add(out, ((double)k + 0.5) * bins->width_s, tps, title) != 0) {
+            free(tokens);
+            return -1;
+        }
+    }
+    free(tokens);
+    return 0;
+}
+
+int html_data_errors(const smfw_results *r, const html_bins *bins, html_xy *out,
+                     smfw_error_class *classes) {
+    size_t nc = SMFW_ERRCLASS_COUNT_;
+    for (size_t c = 0; c < nc; c++) memset(&out[c], 0, sizeof out[c]);
+    if (bins->n == 0) return 0;
+    uint64_t *count = calloc(bins->n * nc, sizeof *count);
+    double *base = calloc(bins->n, sizeof *base);
+    if (!count || !base) {
+        free(count);
+        free(base);
+        return -1;
+    }
+    int seen[SMFW_ERRCLASS_COUNT_] = {0};
+    for (size_t i = 0; i < r->n_records; i++) {
+        const smfw_record *rec = &r->records[i];
+        if (!rec->error) continue;
+        int64_t t = html_record_end(rec);
+        if (t <= 0) continue;
+        double s = (double)(t - bins->t0_ns) / 1e9;
+        size_t k = (size_t)fmax(0.0, floor(s / bins->width_s));
+        if (k >= bins->n) k = bins->n - 1;
+        int c = (int)rec->error->error_class;
+        if (c <= SMFW_ERRCLASS_NONE || c >= SMFW_ERRCLASS_COUNT_) c = SMFW_ERRCLASS_OTHER;
+        count[k * nc + (size_t)c]++;
+        seen[c] = 1;
+    }
+    int any = 0;
+    for (size_t c = 0; c < nc; c++) any |= seen[c];
+    if (!any) seen[SMFW_ERRCLASS_NONE] = 1; /* one series of zero-height bars */
+    int ns = 0;
+    for (size_t c = 0; c < nc; c++) {
+        if (!seen[c]) continue;
+        html_xy *xy = &out[ns];
+        classes[ns] = (smfw_error_class)c;
+        for (size_t k = 0; k < bins->n; k++) {
+            char title[160], when[64];
+            uint64_t v = count[k * nc + c];
+            html_bin_title(when, sizeof when, bins, k);
+            snprintf(title, sizeof title, "%s: %llu failed (%s)", when, (unsigned long long)v,
+                     c == SMFW_ERRCLASS_NONE ? "no errors"
+                                             : smfw_error_class_name((smfw_error_class)c));
+            if (html_xy_add(xy, (double)k * bins->width_s, base[k] + (double)v, title) != 0)
+                goto fail;
+        }
+        xy->y0 = malloc(bins->n * sizeof *xy->y0);
+        if (!xy->y0) goto fail;
+        for (size_t k = 0; k < bins->n; k++) {
+            xy->y0[k] = base[k];
+            base[k] = xy->y[k];
+        }
+        ns++;
+    }
+    free(count);
+    free(base);
+    return ns;
+fail:
+    for (int s = 0; s <= ns && s < (int)nc; s++) html_xy_free(&out[s]);
+    free(count);
+    free(base);
+    return -1;
+}
+
+/* Concurrency of a run: run info, then input_config (0.5 loadgen or 0.10 phases). */
+static int64_t html_sweep_concurrency(const smfw_results *r, const char *name) {
+    if (r->info.concurrency > 0) return r->info.concurrency;
+    int64_t c = 0;
+    if (r->info.input_config_json) {
+        json_t *cfg = json_loads(r->info.input_config_json, 0, NULL);
+        json_t *v = json_object_get(json_object_get(cfg, "loadgen"), "concurrency");
+        if (json_is_integer(v)) c = json_integer_value(v);
+        json_t *phases = json_object_get(cfg, "phases");
+        size_t i;
+        json_t *ph;
+        json_array_foreach(phases, i, ph) {
+            const char *pn = json_string_value(json_object_get(ph, "name"));
+            json_t *pc = json_object_get(ph, "concurrency");
+            if (pn && strcmp(pn, "profiling") == 0 && json_is_integer(pc))
+                c = json_integer_value(pc);
+        }
+        json_decref(cfg);
+    }
+    if (c > 0) return c;
+    /* Last resort: trailing digits of the folder name ("qwen_concurrency4"). */
+    size_t len = strlen(name), k = len;
+    while (k > 0 && isdigit((unsigned char)name[k - 1])) k--;
+    return k < len ? strtoll(name + k, NULL, 10) : 0;
+}
+
+static int html_sweep_cmp(const void *a, const void *b) {
+    const html_sweep_point *x = a, *y = b;
+    if (x->concurrency != y->concurrency) return x->concurrency < y->concurrency ? -1 : 1;
+    return strcmp(x->label, y->label);
+}
+
+size_t html_sweep_scan(const char *dir, html_sweep_point **out) {
+    *out = NULL;
+    DIR *d = dir ? opendir(dir) : NULL;
+    if (!d) return 0;
+    html_sweep_point *p = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        char path[4096];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s/profile_export_aiperf.json", dir, e->d_name);
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        smfw_results *r = smfw_results_new();
+        if (!r) break;
+        smfw_error err;
+        smfw_error_clear(&err);
+        if (smfw_results_load_aiperf_json(r, path, &err) == SMFW_OK &&
+            r->stats[SMFW_M_TIME_TO_FIRST_TOKEN].present &&
+            (r->stats[SMFW_M_TIME_TO_FIRST_TOKEN].fields & (SMFW_STAT_P_FIRST << 7)) &&
+            r->stats[SMFW_M_OUTPUT_TOKEN_THROUGHPUT].present) {
+            if (n == cap) {
+                size_t nc = cap ? cap * 2 : 8;
+                html_sweep_point *np = realloc(p, nc * sizeof *np);
+                if (!np) {
+                    smfw_results_free(r);
+                    break;
+                }
+                p = np;
+                cap = nc;
+            }
+            html_sweep_point *pt = &p[n];
+            pt->label = strdup(e->d_name);
+            if (pt->label) {
+                pt->concurrency = html_sweep_concurrency(r, e->d_name);
+                pt->ttft_p95_ms = r->stats[SMFW_M_TIME_TO_FIRST_TOKEN].p[7];
+                pt->output_tps = r->stats[SMFW_M_OUTPUT_TOKEN_THROUGHPUT].avg;
+                pt->request_tps = r->stats[SMFW_M_REQUEST_THROUGHPUT].present
+                                      ? r->stats[SMFW_M_REQUEST_THROUGHPUT].avg
+                                      : 0.0;
+                n++;
+            }
+        }
+        smfw_results_free(r);
+    }
+    closedir(d);
+    if (n > 1) qsort(p, n, sizeof *p, html_sweep_cmp);
+    *out = p;
+    return n;
+}
+
+void html_sweep_free(html_sweep_point *p, size_t n) {
+    for (size_t i = 0; i < n; i++) free(p[i].label);
+    free(p);
+}
+
+size_t html_sweep_knee(const html_sweep_point *p, size_t n) {
+    double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        xmin = fmin(xmin, p[i].ttft_p95_ms);
+        xmax = fmax(xmax, p[i].ttft_p95_ms);
+        ymin = fmin(ymin, p[i].output_tps);
+        ymax = fmax(ymax, p[i].output_tps);
+    }
+    double dx = xmax > xmin ? xmax - xmin : 1.0, dy = ymax > ymin ? ymax - ymin : 1.0;
+    size_t best = 0;
+    double best_score = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        double score = (p[i].output_tps - ymin) / dy - (p[i].ttft_p95_ms - xmin) / dx;
+        if (score > best_score + 1e-12) {
+            best_score = score;
+            best = i;
+        }
+    }
+    return best;
+}

@@ -1,0 +1,427 @@
+/*
+ * html_reporter.c - the "html" reporter: one self-contained report.html.
+ *
+ * Everything is inline (CSS and SVG drawn here; no script, no font, no
+ * image, and a Content-Security-Policy that forbids fetching anything), so
+ * the file opens anywhere, offline. Content: the run header, the verdict,
+ * the headline table and errors (the same words as summary.md), then charts:
+ * TTFT per request over the run, CDFs of TTFT, ITL and request latency,
+ * output tokens/s over time, errors over time, and, when the result folder
+ * holds the runs of a sweep, throughput against TTFT p95 with the knee.
+ * Works for managed bundles too: the per-request charts come from
+ * profile_export.jsonl and the CDFs fall back to the summary's percentiles.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <smfw/log.h>
+#include <smfw/plugin.h>
+#include <smfw/reporter.h>
+#include <smfw/results.h>
+
+#include "../reporter-common/rpt.h"
+#include "html_data.h"
+#include "html_svg.h"
+
+#define HTML_REPORTER_FILE "report.html"
+
+typedef struct html_reporter {
+    int64_t max_points; /* per series, to keep the file small on long runs */
+    int sweep;          /* look for sweep runs in sub-folders */
+} html_reporter;
+
+static const char *const html_palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                           "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+
+static const char html_css[] =
+    "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:24px auto;"
+    "max-width:1200px;padding:0 16px;color:#1b1f24;background:#fff}"
+    "h1{font-size:22px;margin:0 0 8px}h2{font-size:17px;margin:28px 0 10px;border-bottom:1px "
+    "solid #d0d7de;padding-bottom:4px}"
+    "table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #d0d7de;padding:4px "
+    "10px;text-align:left;vertical-align:top}th{background:#f6f8fa}td.num{text-align:right;"
+    "font-variant-numeric:tabular-nums}"
+    ".verdict{padding:8px 12px;border-radius:6px;font-weight:600;display:inline-block}"
+    ".verdict.ok{background:#dafbe1;color:#116329}.verdict.bad{background:#ffebe9;color:#82071e}"
+    ".charts{display:flex;flex-wrap:wrap;gap:16px}figure.chart{margin:0;border:1px solid "
+    "#d0d7de;border-radius:6px;padding:8px;flex:1 1 560px;max-width:740px}"
+    "figcaption{font-weight:600;margin-bottom:4px}svg.chart-svg{width:100%;height:auto;"
+    "display:block}"
+    "svg .plot{fill:#fbfcfd;stroke:none}svg .grid line{stroke:#e4e8ec;stroke-width:1}"
+    "svg .axes line{stroke:#57606a;stroke-width:1.2}svg text{font-size:11px;fill:#3d444d}"
+    "svg .axis-label{font-size:12px;fill:#1b1f24}svg .line{stroke-width:1.6}"
+    "svg circle.pt{stroke-width:0;fill-opacity:.75}svg circle.pt:hover{r:5;fill-opacity:1}"
+    "svg rect.pt:hover{fill-opacity:.7}svg .pt-label{font-size:11px;fill:#1b1f24}"
+    ".note{color:#57606a;font-size:12px;margin:4px 0}footer{margin-top:32px;color:#57606a;"
+    "font-size:12px}";
+
+static void html_td(rpt_buf *b, const char *text, int num) {
+    rpt_buf_puts(b, num ? "<td class=\"num\">" : "<td>");
+    html_escape(b, text);
+    rpt_buf_puts(b, "</td>");
+}
+
+static void html_section_summary(rpt_buf *b, const smfw_results *r) {
+    rpt_kv header[RPT_HEADER_MAX];
+    size_t nh = rpt_run_header(r, header);
+    rpt_buf_puts(b, "<section id=\"run\"><h2>Run</h2><table class=\"kv\">");
+    for (size_t i = 0; i < nh; i++) {
+        rpt_buf_puts(b, "<tr><th>");
+        html_escape(b, header[i].key);
+        rpt_buf_puts(b, "</th>");
+        html_td(b, header[i].value, 0);
+        rpt_buf_puts(b, "</tr>");
+    }
+    rpt_buf_puts(b, "</table></section>\n");
+
+    rpt_headline_row rows[RPT_HEADLINE_MAX];
+    size_t nr = rpt_headline(r, rows);
+    rpt_buf_puts(b, "<section id=\"headline\"><h2>Headline</h2>");
+    if (nr == 0) {
+        rpt_buf_puts(b, "<p>No metrics were recorded.</p>");
+    } else {
+        rpt_buf_puts(b, "<table class=\"metrics\"><tr><th>Metric</th><th>avg</th><th>p50</th>"
+                        "<th>p90</th><th>p99</th><th>unit</th></tr>");
+        for (size_t i = 0; i < nr; i++) {
+            rpt_buf_puts(b, "<tr>");
+            html_td(b, rows[i].label, 0);
+            html_td(b, rows[i].avg, 1);
+            html_td(b, rows[i].p50, 1);
+            html_td(b, rows[i].p90, 1);
+            html_td(b, rows[i].p99, 1);
+            html_td(b, rows[i].unit, 0);
+            rpt_buf_puts(b, "</tr>");
+        }
+        rpt_buf_puts(b, "</table>");
+    }
+    rpt_buf_puts(b, "</section>\n");
+
+    uint64_t by_class[SMFW_ERRCLASS_COUNT_];
+    uint64_t total = rpt_errors_by_class(r, by_class);
+    rpt_buf_puts(b, "<section id=\"errors\"><h2>Errors</h2>");
+    if (total == 0 && r->n_errors == 0) {
+        rpt_buf_puts(b, "<p>No request failed.</p>");
+    } else {
+        rpt_buf_puts(b, "<table><tr><th>Class</th><th>Requests</th></tr>");
+        for (int c = 0; c < SMFW_ERRCLASS_COUNT_; c++) {
+            if (!by_class[c]) continue;
+            char num[RPT_NUM_MAX];
+            rpt_human((double)by_class[c], 0, num);
+            rpt_buf_puts(b, "<tr>");
+            html_td(b, smfw_error_class_name((smfw_error_class)c), 0);
+            html_td(b, num, 1);
+            rpt_buf_puts(b, "</tr>");
+        }
+        rpt_buf_puts(b, "</table><table><tr><th>Class</th><th>Code</th><th>Type</th>"
+                        "<th>Message</th><th>Count</th></tr>");
+        for (size_t i = 0; i < r->n_errors && i < 50; i++) {
+            const smfw_error_summary_entry *e = &r->errors[i];
+            char code[16] = "", num[RPT_NUM_MAX];
+            if (e->has_code) snprintf(code, sizeof code, "%d", e->code);
+            rpt_human((double)e->count, 0, num);
+            rpt_buf_puts(b, "<tr>");
+            html_td(b, smfw_error_class_name(e->error_class), 0);
+            html_td(b, code, 1);
+            html_td(b, e->type ? e->type : "", 0);
+            html_td(b, e->message ? e->message : "", 0);
+            html_td(b, num, 1);
+            rpt_buf_puts(b, "</tr>");
+        }
+        rpt_buf_puts(b, "</table>");
+    }
+    rpt_buf_puts(b, "</section>\n");
+}
+
+/* Render one chart from an html_xy, or say why there is none. Returns -1 on OOM. */
+static void html_one_series_chart(rpt_buf *b, html_chart *c, const html_xy *xy, const char *name,
+                                  html_series_style style, const char *why_empty) {
+    if (xy->n == 0) {
+        html_chart_empty(b, c->id, c->title, why_empty);
+        return;
+    }
+    html_series s = {name,   html_palette[0], style,      xy->x, xy->y,
+                     xy->y0, xy->titles,      xy->labels, xy->n};
+    c->series = &s;
+    c->n_series = 1;
+    html_chart_render(b, c);
+}
+
+static int html_section_charts(rpt_buf *b, const html_reporter *self, const smfw_results *r) {
+    size_t maxp = self->max_points > 0 ? (size_t)self->max_points : 0;
+    char note[256];
+    rpt_buf_puts(b, "<section id=\"charts\"><h2>Charts</h2><div class=\"charts\">\n");
+
+    /* TTFT per request over the run. */
+    html_xy xy;
+    size_t total = 0;
+    if (html_data_timeline(r, maxp, &xy, &total) != 0) return -1;
+    html_chart c = {0};
+    c.id = "ttft-timeline";
+    c.title = "Time to first token per request over the run";
+    c.x_label = "request sent (s since the first request)";
+    c.y_label = "time to first token (ms)";
+    c.x_unit = "s";
+    c.y_unit = "ms";
+    c.x_from_zero = c.y_from_zero = 1;
+    if (total > xy.n) {
+        snprintf(note, sizeof note, "Showing %zu of %zu requests (evenly spaced).", xy.n, total);
+        c.note = note;
+    }
+    html_one_series_chart(b, &c, &xy, "TTFT", HTML_SERIES_POINTS,
+                          r->n_records ? "No request has a time to first token (not streaming)."
+                                       : "No per-request records (profile_export.jsonl) in this "
+                                         "result.");
+    html_xy_free(&xy);
+
+    /* CDFs. */
+    static const struct {
+        smfw_metric_id id;
+        const char *chart_id, *title, *x_label;
+    } cdfs[] = {
+        {SMFW_M_TIME_TO_FIRST_TOKEN, "cdf-ttft", "Time to first token: CDF",
+         "time to first token (ms)"},
+        {SMFW_M_INTER_TOKEN_LATENCY, "cdf-itl", "Inter-token latency: CDF",
+         "inter-token latency (ms)"},
+        {SMFW_M_REQUEST_LATENCY, "cdf-latency", "Request latency: CDF", "request latency (ms)"},
+    };
+    for (size_t i = 0; i < sizeof cdfs / sizeof cdfs[0]; i++) {
+        int from_stats = 0;
+        if (html_data_cdf(r, cdfs[i].id, 400, &xy, &from_stats) != 0) return -1;
+        memset(&c, 0, sizeof c);
+        c.id = cdfs[i].chart_id;
+        c.title = cdfs[i].title;
+        c.x_label = cdfs[i].x_label;
+        c.y_label = "requests at or below (%)";
+        c.x_unit = "ms";
+        c.y_unit = "%";
+        c.y_from_zero = 1;
+        if (from_stats) c.note = "From the summary's percentiles (no per-request records).";
+        html_one_series_chart(b, &c, &xy, cdfs[i].title, HTML_SERIES_LINE,
+                              "This metric was not recorded in this run.");
+        html_xy_free(&xy);
+    }
+
+    /* Throughput and errors over time share the bins. */
+    html_bins bins;
+    int have_bins = html_data_bins(r, 60, &bins);
+    if (html_data_throughput(r, &bins, &xy) != 0) return -1;
+    memset(&c, 0, sizeof c);
+    c.id = "throughput-timeline";
+    c.title = "Output tokens per second over the run";
+    c.x_label = "time (s since the first request)";
+    c.y_label = "output tokens/s";
+    c.x_unit = "s";
+    c.y_unit = "tokens/s";
+    c.x_from_zero = c.y_from_zero = 1;
+    snprintf(note, sizeof note,
+             "Each request spreads its output tokens evenly from its first token to its end "
+             "(AIPerf's dispersed throughput), averaged over %.3g s bins.",
+             bins.width_s);
+    c.note = note;
+    html_one_series_chart(b, &c, &xy, "output tokens/s", HTML_SERIES_LINE,
+                          have_bins ? "No request has a latency and an output length."
+                                    : "No per-request records (profile_export.jsonl) in this "
+                                      "result.");
+    html_xy_free(&xy);
+
+    html_xy errs[SMFW_ERRCLASS_COUNT_];
+    smfw_error_class classes[SMFW_ERRCLASS_COUNT_];
+    int ns = html_data_errors(r, &bins, errs, classes);
+    if (ns < 0) return -1;
+    memset(&c, 0, sizeof c);
+    c.id = "errors-timeline";
+    c.title = "Failed requests over the run";
+    c.x_label = "time (s since the first request)";
+    c.y_label = "failed requests per bin";
+    c.x_unit = "s";
+    c.y_unit = "failed";
+    c.x_from_zero = c.y_from_zero = 1;
+    c.bar_width = bins.width_s;
+    if (ns == 0) {
+        html_chart_empty(b, c.id, c.title,
+                         "No per-request records (profile_export.jsonl) in this result.");
+    } else {
+        html_series series[SMFW_ERRCLASS_COUNT_];
+        for (int i = 0; i < ns; i++) {
+            series[i] = (html_series){
+                classes[i] == SMFW_ERRCLASS_NONE ? "no errors" : smfw_error_class_name(classes[i]),
+                html_palette[(i + 3) % 10],
+                HTML_SERIES_BARS,
+                errs[i].x,
+                errs[i].y,
+                errs[i].y0,
+                errs[i].titles,
+                NULL,
+                errs[i].n};
+        }
+        snprintf(note, sizeof note, "Failed requests by the time they ended, in %.3g s bins.",
+                 bins.width_s);
+        c.note = note;
+        c.series = series;
+        c.n_series = (size_t)ns;
+        html_chart_render(b, &c);
+    }
+    for (int i = 0; i < ns; i++) html_xy_free(&errs[i]);
+    rpt_buf_puts(b, "</div></section>\n");
+    return 0;
+}
+
+/* Sweep runs in sub-folders of the output folder or of the folder the results came from. */
+static int html_section_sweep(rpt_buf *b, const smfw_results *r, const char *output_dir) {
+    html_sweep_point *p = NULL;
+    size_t n = html_sweep_scan(output_dir, &p);
+    if (n < 2 && r->info.source_dir && strcmp(r->info.source_dir, output_dir) != 0) {
+        html_sweep_free(p, n);
+        n = html_sweep_scan(r->info.source_dir, &p);
+    }
+    if (n < 2) {
+        html_sweep_free(p, n);
+        return 0;
+    }
+    html_xy xy = {0};
+    xy.x = calloc(n, sizeof *xy.x);
+    xy.y = calloc(n, sizeof *xy.y);
+    xy.titles = calloc(n, sizeof *xy.titles);
+    xy.labels = calloc(n, sizeof *xy.labels);
+    if (!xy.x || !xy.y || !xy.titles || !xy.labels) {
+        html_xy_free(&xy);
+        html_sweep_free(p, n);
+        return -1;
+    }
+    xy.n = xy.cap = n;
+    for (size_t i = 0; i < n; i++) {
+        char t[512], ts[RPT_NUM_MAX], ls[RPT_NUM_MAX], lab[64];
+        xy.x[i] = p[i].ttft_p95_ms;
+        xy.y[i] = p[i].output_tps;
+        rpt_human(p[i].output_tps, 2, ts);
+        rpt_human(p[i].ttft_p95_ms, 2, ls);
+        if (p[i].concurrency > 0)
+            snprintf(lab, sizeof lab, "c=%lld", (long long)p[i].concurrency);
+        else
+            snprintf(lab, sizeof lab, "%.60s", p[i].label);
+        snprintf(t, sizeof t, "%s (%s): %s output tokens/s at TTFT p95 %s ms", lab, p[i].label, ts,
+                 ls);
+        xy.titles[i] = strdup(t);
+        xy.labels[i] = strdup(lab);
+    }
+    size_t knee = html_sweep_knee(p, n);
+    char mark[128];
+    snprintf(mark, sizeof mark, "knee: %s", xy.labels[knee] ? xy.labels[knee] : p[knee].label);
+    html_chart c = {0};
+    c.id = "sweep-knee";
+    c.title = "Sweep: output token throughput vs TTFT p95";
+    c.x_label = "time to first token, p95 (ms)";
+    c.y_label = "output token throughput (tokens/s)";
+    c.x_unit = "ms";
+    c.y_unit = "tokens/s";
+    c.x_from_zero = c.y_from_zero = 1;
+    c.has_mark = 1;
+    c.mark_x = p[knee].ttft_p95_ms;
+    c.mark_y = p[knee].output_tps;
+    c.mark_label = mark;
+    c.note = "One point per run, in order of concurrency. The knee (Kneedle: largest throughput "
+             "minus TTFT p95, both scaled to the sweep's range) is where more load stops paying.";
+    rpt_buf_puts(b, "<section id=\"sweep\"><h2>Sweep</h2><div class=\"charts\">\n");
+    html_series s = {"runs", html_palette[0], HTML_SERIES_LINE, xy.x, xy.y,
+                     NULL,   xy.titles,       xy.labels,        n};
+    c.series = &s;
+    c.n_series = 1;
+    html_chart_render(b, &c);
+    rpt_buf_puts(b, "</div><table><tr><th>Run</th><th>Concurrency</th><th>Output tokens/s</th>"
+                    "<th>Requests/s</th><th>TTFT p95 (ms)</th></tr>");
+    for (size_t i = 0; i < n; i++) {
+        char c1[RPT_NUM_MAX] = "", c2[RPT_NUM_MAX], c3[RPT_NUM_MAX], c4[RPT_NUM_MAX];
+        if (p[i].concurrency > 0) snprintf(c1, sizeof c1, "%lld", (long long)p[i].concurrency);
+        rpt_human(p[i].output_tps, 2, c2);
+        rpt_human(p[i].request_tps, 3, c3);
+        rpt_human(p[i].ttft_p95_ms, 2, c4);
+        rpt_buf_puts(b, i == knee ? "<tr class=\"knee\">" : "<tr>");
+        html_td(b, i == knee ? mark : p[i].label, 0);
+        html_td(b, c1, 1);
+        html_td(b, c2, 1);
+        html_td(b, c3, 1);
+        html_td(b, c4, 1);
+        rpt_buf_puts(b, "</tr>");
+    }
+    rpt_buf_puts(b, "</table></section>\n");
+    html_xy_free(&xy);
+    html_sweep_free(p, n);
+    return 0;
+}
+
+/* Render the whole page (exposed to the unit test through #include). */
+static smfw_status html_reporter_render(const html_reporter *self, const smfw_results *r,
+                                        const char *output_dir, rpt_buf *b, smfw_error *err) {
+    const smfw_run_info *in = &r->info;
+    const char *name = in->run_name ? in->run_name : in->target ? in->target : "results";
+    rpt_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                    "style-src 'unsafe-inline'\">\n"
+                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                    "<meta name=\"generator\" content=\"smfw ");
+    html_escape(b, smfw_version());
+    rpt_buf_puts(b, "\">\n<title>smfw report: ");
+    html_escape(b, name);
+    rpt_buf_printf(
+        b, "</title>\n<style>%s</style>\n</head>\n<body>\n<header><h1>smfw benchmark: ", html_css);
+    html_escape(b, name);
+    char verdict[1024];
+    int ok = rpt_verdict(r, verdict, sizeof verdict);
+    rpt_buf_printf(b, "</h1><p class=\"verdict %s\" id=\"verdict\">", ok ? "ok" : "bad");
+    html_escape(b, verdict);
+    rpt_buf_puts(b, "</p></header>\n");
+    html_section_summary(b, r);
+    if (html_section_charts(b, self, r) != 0 ||
+        (self->sweep && html_section_sweep(b, r, output_dir) != 0))
+        b->failed = 1;
+    rpt_buf_puts(b, "<footer>Generated by smfw ");
+    html_escape(b, smfw_version());
+    rpt_buf_puts(b, ". Hover a point for its values. This page loads nothing from the network."
+                    "</footer>\n</body></html>\n");
+    if (b->failed) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    return SMFW_OK;
+}
+
+static smfw_status html_reporter_create(const smfw_settings *settings, void **ctx,
+                                        smfw_error *err) {
+    html_reporter *self = calloc(1, sizeof *self);
+    if (!self) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    self->max_points = settings ? smfw_settings_get_int(settings, "max_points", 2000) : 2000;
+    self->sweep = settings ? smfw_settings_get_bool(settings, "sweep", 1) : 1;
+    *ctx = self;
+    return SMFW_OK;
+}
+
+static smfw_status html_reporter_write(void *ctx, const smfw_results *results,
+                                       const char *output_dir, smfw_error *err) {
+    rpt_buf b;
+    rpt_buf_init(&b);
+    smfw_status st = html_reporter_render(ctx, results, output_dir, &b, err);
+    if (st == SMFW_OK)
+        st = rpt_write_file(output_dir, HTML_REPORTER_FILE, b.data, b.len, err);
+    else
+        smfw_error_prefix(err, "cannot write %s/%s", output_dir, HTML_REPORTER_FILE);
+    rpt_buf_free(&b);
+    if (st == SMFW_OK) SMFW_LOG_DEBUG("html", "wrote %s/%s", output_dir, HTML_REPORTER_FILE);
+    return st;
+}
+
+static void html_reporter_destroy(void *ctx) {
+    free(ctx);
+}
+
+static const smfw_setting_decl html_reporter_settings[] = {
+    {"max_points", SMFW_SETTING_INT, "2000",
+     "most points drawn per series (evenly spaced); 0 = every request", NULL, NULL, 0, "N"},
+    {"sweep", SMFW_SETTING_BOOL, "true",
+     "add the sweep chart when sub-folders hold the runs of a sweep", NULL, NULL, 0, NULL},
+    SMFW_SETTINGS_END};
+
+static const smfw_reporter_ops html_reporter_ops = {sizeof(smfw_reporter_ops), html_reporter_create,
+                                                    html_reporter_write, html_reporter_destroy,
+                                                    NULL};
+
+SMFW_PLUGIN_DEFINE(smfw_reporter_html, SMFW_PLUGIN_REPORTER, "html", SMFW_VERSION_STRING,
+                   "report.html: self-contained page with the headline table and SVG charts",
+                   html_reporter_settings, &html_reporter_ops)
