@@ -26,7 +26,9 @@ static const smfw_metric_id jsonl_order[] = {
     SMFW_M_ERROR_ISL};
 
 static void put_value(smfw_sbuf *b, const smfw_metric_info *mi, double base) {
-    double v = base * mi->display_scale;
+    /* Divide rather than multiply, as AIPerf does (31742934 ns -> 31.742934 ms exactly). */
+    double v = mi->display_scale < 1.0 ? base / round(1.0 / mi->display_scale)
+                                       : base * mi->display_scale;
     if (mi->integer_valued && v == floor(v) && fabs(v) < 9e15) smfw_sbuf_printf(b, "%.0f", v);
     else smfw_sbuf_double(b, v);
 }

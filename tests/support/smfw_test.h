@@ -1,0 +1,20 @@
+/* smfw_test.h - small helpers shared by the unit tests. */
+#ifndef SMFW_TEST_H
+#define SMFW_TEST_H
+
+#include <stddef.h>
+
+/* Path under ../shared/testdata (static buffer, valid until the next call). */
+const char *smfw_test_data(const char *relative);
+/* A fresh temporary folder (mkdtemp under $TMPDIR); caller frees the string. */
+char *smfw_test_tmpdir(void);
+/* Remove a folder tree (rm -rf). */
+void smfw_test_rmtree(const char *path);
+/* Read a whole file (NUL-terminated, caller frees), NULL on error. */
+char *smfw_test_read_file(const char *path, size_t *len);
+/* Write a file; returns 0 on success. */
+int smfw_test_write_file(const char *path, const char *content);
+/* Relative difference |a-b|/max(|a|,|b|,1e-300). */
+double smfw_test_reldiff(double a, double b);
+
+#endif

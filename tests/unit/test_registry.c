@@ -1,0 +1,135 @@
+/* test_registry.c - the plugin loader: real modules load, broken ones are refused with the reason. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <smfw/app.h>
+
+START_TEST(loads_real_plugins_from_build_tree) {
+    const char *dirs[] = {SMFW_BUILD_PLUGIN_DIR};
+    smfw_registry *reg = NULL;
+    smfw_error err;
+    ck_assert_int_eq(smfw_registry_load(dirs, 1, &reg, &err), SMFW_OK);
+    ck_assert_uint_gt(smfw_registry_count(reg), 0);
+    ck_assert_uint_eq(smfw_registry_refused_count(reg), 0);
+    for (size_t i = 0; i < smfw_registry_count(reg); i++) {
+        const smfw_plugin_entry *e = smfw_registry_at(reg, i);
+        ck_assert_uint_eq(e->desc->abi_major, SMFW_ABI_MAJOR);
+        ck_assert_ptr_nonnull(strstr(e->path, SMFW_BUILD_PLUGIN_DIR));
+        ck_assert_ptr_eq(smfw_registry_find(reg, e->desc->kind, e->desc->name), e);
+    }
+    smfw_registry_free(reg);
+}
+END_TEST
+
+START_TEST(good_fixture_plugin_runs_through_the_core) {
+    const char *dirs[] = {SMFW_GOOD_PLUGIN_DIR};
+    smfw_registry *reg = NULL;
+    smfw_error err;
+    ck_assert_int_eq(smfw_registry_load(dirs, 1, &reg, &err), SMFW_OK);
+    const smfw_plugin_entry *e = smfw_registry_find(reg, SMFW_PLUGIN_REPORTER, "fixture");
+    ck_assert_ptr_nonnull(e);
+    smfw_config *cfg = NULL;
+    ck_assert_int_eq(smfw_config_new(reg, &cfg, &err), SMFW_OK);
+    ck_assert_int_eq(smfw_config_set(cfg, "reporter.fixture", "file_name", "out.txt",
+                                     SMFW_SOURCE_FLAG, "--x", 0, &err),
+                     SMFW_OK);
+    smfw_results *r = smfw_results_new();
+    smfw_stats_single(&r->stats[SMFW_M_REQUEST_COUNT], 7);
+    char tmpl[] = "/tmp/smfw-reg-XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    const char *names[] = {"fixture"};
+    ck_assert_int_eq(smfw_reporters_run(reg, cfg, names, 1, r, dir, &err), SMFW_OK);
+    char path[256];
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    FILE *fp = fopen(path, "r");
+    ck_assert_ptr_nonnull(fp);
+    char line[64] = "";
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, fp));
+    fclose(fp);
+    ck_assert_str_eq(line, "requests=7\n");
+    remove(path);
+    rmdir(dir);
+    smfw_results_free(r);
+    smfw_config_free(cfg);
+    smfw_registry_free(reg);
+}
+END_TEST
+
+static const char *find_refusal(smfw_registry *reg, const char *needle) {
+    for (size_t i = 0; i < smfw_registry_refused_count(reg); i++)
+        if (strstr(smfw_registry_refused(reg, i), needle)) return smfw_registry_refused(reg, i);
+    return NULL;
+}
+
+START_TEST(refuses_wrong_abi_missing_symbol_and_missing_slot) {
+    const char *dirs[] = {SMFW_BAD_PLUGIN_DIR};
+    smfw_registry *reg = NULL;
+    smfw_error err;
+    ck_assert_int_eq(smfw_registry_load(dirs, 1, &reg, &err), SMFW_OK);
+    ck_assert_uint_eq(smfw_registry_count(reg), 0);
+    ck_assert_uint_eq(smfw_registry_refused_count(reg), 3);
+    const char *m = find_refusal(reg, "smfw_backend_wrongabi.so");
+    ck_assert_ptr_nonnull(m);
+    ck_assert_ptr_nonnull(strstr(m, SMFW_BAD_PLUGIN_DIR "/smfw_backend_wrongabi.so refused"));
+    ck_assert_ptr_nonnull(strstr(m, "ABI 99.0"));
+    ck_assert_ptr_nonnull(strstr(m, "ABI 1.0"));
+    m = find_refusal(reg, "smfw_reporter_nosymbol.so");
+    ck_assert_ptr_nonnull(m);
+    ck_assert_ptr_nonnull(strstr(m, "smfw_reporter_nosymbol_LTX_smfw_plugin_entry"));
+    m = find_refusal(reg, "smfw_dataset_missingslot.so");
+    ck_assert_ptr_nonnull(m);
+    ck_assert_ptr_nonnull(strstr(m, "slot next is NULL"));
+    smfw_registry_free(reg);
+}
+END_TEST
+
+START_TEST(dlopen_failure_suggests_ldd) {
+    char tmpl[] = "/tmp/smfw-reg-XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    char path[256];
+    snprintf(path, sizeof path, "%s/smfw_reporter_garbage.so", dir);
+    FILE *fp = fopen(path, "w");
+    fputs("not an ELF file", fp);
+    fclose(fp);
+    const char *dirs[] = {dir};
+    smfw_registry *reg = NULL;
+    smfw_error err;
+    ck_assert_int_eq(smfw_registry_load(dirs, 1, &reg, &err), SMFW_OK);
+    ck_assert_uint_eq(smfw_registry_refused_count(reg), 1);
+    const char *m = smfw_registry_refused(reg, 0);
+    ck_assert_ptr_nonnull(strstr(m, path));
+    ck_assert_ptr_nonnull(strstr(m, "ldd"));
+    smfw_registry_free(reg);
+    remove(path);
+    rmdir(dir);
+}
+END_TEST
+
+START_TEST(first_folder_wins_and_env_path_is_searched_first) {
+    setenv("SMFW_PLUGIN_PATH", SMFW_GOOD_PLUGIN_DIR ":/nonexistent", 1);
+    const char *dirs[16];
+    size_t n = smfw_registry_default_dirs(NULL, 0, NULL, 0, dirs, 16);
+    ck_assert_uint_ge(n, 3);
+    ck_assert_str_eq(dirs[0], SMFW_GOOD_PLUGIN_DIR);
+    ck_assert_str_eq(dirs[1], "/nonexistent");
+    ck_assert_str_eq(dirs[n - 1], SMFW_PLUGIN_INSTALL_DIR);
+    unsetenv("SMFW_PLUGIN_PATH");
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("registry");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, loads_real_plugins_from_build_tree);
+    tcase_add_test(tc, good_fixture_plugin_runs_through_the_core);
+    tcase_add_test(tc, refuses_wrong_abi_missing_symbol_and_missing_slot);
+    tcase_add_test(tc, dlopen_failure_suggests_ldd);
+    tcase_add_test(tc, first_folder_wins_and_env_path_is_searched_first);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
