@@ -1,0 +1,221 @@
+/*
+ * mock.h - smfw-mock's shared state: options, the server context, and the
+ * entry points of each service module (one file per emulated service).
+ */
+#ifndef SMFW_MOCK_MOCK_H
+#define SMFW_MOCK_MOCK_H
+
+#include "http.h"
+
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- options (options.c) ------------------------------------------------------------------ */
+
+#define MOCK_DEFAULT_ACCESS_KEY_ID "AKIDSMFWMOCKEXAMPLE"
+#define MOCK_DEFAULT_SECRET_ACCESS_KEY "smfw-mock-secret-key-EXAMPLEKEY"
+#define MOCK_DEFAULT_ACCOUNT_ID "111122223333"
+#define MOCK_DEFAULT_REGION "us-east-1"
+#define MOCK_DEFAULT_ENDPOINT "mock-endpoint"
+#define MOCK_MAX_NAMES 32
+
+typedef struct mock_latency {
+    double mean_ms;
+    double stddev_ms;
+} mock_latency;
+
+typedef enum mock_fault_kind {
+    MOCK_FAULT_NONE = 0,
+    MOCK_FAULT_HTTP_500,
+    MOCK_FAULT_THROTTLE,
+    MOCK_FAULT_MODEL_ERROR,
+    MOCK_FAULT_STREAM_ERROR,
+    MOCK_FAULT_DROP,
+    MOCK_FAULT_SLOW_HEADERS,
+    MOCK_FAULT_CORRUPT_CRC,
+    MOCK_FAULT_REASONING_ONLY,
+    MOCK_FAULT_EMPTY,
+    MOCK_FAULT_COUNT
+} mock_fault_kind;
+
+typedef enum mock_split_mode {
+    MOCK_SPLIT_RANDOM = 0, /* PayloadPart boundaries anywhere, as SageMaker does */
+    MOCK_SPLIT_LINE        /* one PayloadPart per SSE event */
+} mock_split_mode;
+
+typedef struct mock_options {
+    char host[64];
+    int port;
+    char access_key_id[129];
+    char secret_access_key[129];
+    int no_auth;
+    char account_id[16];
+    char region[64];
+    char *endpoints[MOCK_MAX_NAMES];
+    size_t endpoint_count;
+    char *components[MOCK_MAX_NAMES];
+    size_t component_count;
+    mock_latency ttft;
+    mock_latency itl;
+    long output_tokens; /* 0: the request's max-tokens field */
+    double fault_rate[MOCK_FAULT_COUNT];
+    long slow_headers_ms;
+    mock_split_mode split;
+    char *ground_truth;
+    char *state_dir;
+    int state_dir_is_temp;
+    int exit_on_stdin_eof;
+    uint64_t seed;
+    int verbose;
+    char model[128];
+    double job_duration_s; /* how long a benchmark job with no runner stays InProgress */
+} mock_options;
+
+/* Parse argv (and a --config file's [mock] section). Returns 0, 1 (exit 0: --help) or -1. */
+int mock_options_parse(mock_options *opt, int argc, char **argv, char *err, size_t err_size);
+void mock_options_free(mock_options *opt);
+void mock_options_usage(FILE *out);
+int mock_has_endpoint(const mock_options *opt, const char *name);
+int mock_has_component(const mock_options *opt, const char *name);
+
+/* ---- utilities (util.c) ------------------------------------------------------------------ */
+
+typedef struct mock_rng {
+    uint64_t s;
+} mock_rng;
+
+uint64_t mock_rng_next(mock_rng *r);
+double mock_rng_uniform(mock_rng *r); /* [0, 1) */
+double mock_rng_normal(mock_rng *r, double mean, double stddev);
+
+/* Growable string. */
+typedef struct mock_buf {
+    char *data;
+    size_t len;
+    size_t cap;
+} mock_buf;
+void mock_buf_add(mock_buf *b, const void *data, size_t len);
+void mock_buf_puts(mock_buf *b, const char *s);
+void mock_buf_printf(mock_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mock_buf_xml(mock_buf *b, const char *s); /* XML-escaped */
+void mock_buf_free(mock_buf *b);
+
+int mock_uri_decode(const char *in, size_t len, char *out, size_t out_size, int plus_is_space);
+/* Value of a key in a query string / form body, decoded; 0 when absent. */
+int mock_form_get(const char *query, const char *key, char *out, size_t out_size);
+void mock_iso8601(double unix_s, char out[32], int millis);
+double mock_now_unix(void);
+void mock_new_request_id(char out[37]);
+int mock_name_valid(const char *s, size_t max); /* [a-zA-Z0-9](-*[a-zA-Z0-9]){0,max-1} */
+int mock_mkdirs(const char *path);
+
+/* ---- the server context (main.c) --------------------------------------------------------- */
+
+typedef struct mock_groundtruth mock_groundtruth;
+typedef struct mock_metrics mock_metrics;
+typedef struct mock_s3 mock_s3;
+typedef struct mock_controlplane mock_controlplane;
+
+typedef struct mock_server {
+    mock_options opt;
+    struct event_base *base;
+    mock_http_server *http;
+    mock_rng rng;
+    mock_groundtruth *gt;
+    mock_metrics *metrics;
+    mock_s3 *s3;
+    mock_controlplane *cp;
+    uint64_t fault_counts[MOCK_FAULT_COUNT];
+    uint64_t requests;
+} mock_server;
+
+/* ---- routing and AWS error shapes (router.c, errors.c, auth.c) ---------------------------- */
+
+void mock_route(mock_request *req, void *server);
+
+typedef enum mock_protocol {
+    MOCK_PROTO_JSON,     /* awsJson 1.0/1.1 and restJson (SageMaker, Runtime, CloudWatch) */
+    MOCK_PROTO_QUERY,    /* awsQuery (STS) */
+    MOCK_PROTO_S3,       /* restXml */
+    MOCK_PROTO_RUNTIME   /* SageMaker Runtime restJson */
+} mock_protocol;
+
+/* Send an AWS-shaped error and finish the request. extra_xml: more S3 <Error> elements. */
+void mock_aws_error(mock_request *req, mock_protocol proto, int status, const char *code,
+                    const char *message, const char *extra_xml);
+/* The same without finishing the request (callers that wait for on_sent). */
+void mock_aws_error_send(mock_request *req, mock_protocol proto, int status, const char *code,
+                         const char *message, const char *extra_xml);
+/* JSON success (awsJson): dumps and frees `body`, finishes the request. */
+void mock_json_reply(mock_request *req, const char *content_type, json_t *body);
+
+/* Verify SigV4 for `service`; on failure answers with the protocol's error and returns -1. */
+int mock_auth_check(mock_server *srv, mock_request *req, const char *service,
+                    mock_protocol proto);
+
+/* ---- faults (faults.c) ------------------------------------------------------------------- */
+
+const char *mock_fault_name(mock_fault_kind kind);
+int mock_fault_parse(const char *spec, mock_fault_kind *kind, double *rate);
+/* Draw the fault for one inference request (NONE most of the time); counts it. */
+mock_fault_kind mock_fault_draw(mock_server *srv, int streaming, int eventstream);
+
+/* ---- ground truth (groundtruth.c) --------------------------------------------------------- */
+
+typedef struct mock_truth {
+    char inference_id[80];
+    char endpoint[80];
+    int64_t recv_ns;
+    int64_t first_token_ns; /* 0 = none */
+    int64_t last_byte_ns;
+    long tokens;
+    mock_fault_kind fault;
+    int status;
+} mock_truth;
+
+mock_groundtruth *mock_groundtruth_open(const char *path, char *err, size_t err_size);
+void mock_groundtruth_write(mock_groundtruth *gt, const mock_truth *t);
+void mock_groundtruth_close(mock_groundtruth *gt);
+
+/* ---- CloudWatch metrics (metrics.c, cloudwatch.c) ----------------------------------------- */
+
+mock_metrics *mock_metrics_new(void);
+void mock_metrics_free(mock_metrics *m);
+/* One invocation observed at wall time `unix_s`. */
+void mock_metrics_record(mock_metrics *m, const char *endpoint, const char *variant,
+                         const char *component, double unix_s, int status,
+                         double model_latency_us, double overhead_latency_us);
+/* Values of one metric/statistic per period bucket in [start, end). */
+typedef struct mock_metric_point {
+    double timestamp;
+    double value;
+} mock_metric_point;
+size_t mock_metrics_query(mock_metrics *m, const char *metric, const char *endpoint,
+                          const char *variant, const char *component, const char *stat,
+                          double start, double end, int period, mock_metric_point *out,
+                          size_t max);
+void mock_cloudwatch_handle(mock_server *srv, mock_request *req, const char *op);
+
+/* ---- services --------------------------------------------------------------------------- */
+
+void mock_runtime_handle(mock_server *srv, mock_request *req, const char *endpoint,
+                         int streaming);
+void mock_openai_handle(mock_server *srv, mock_request *req);
+void mock_sts_handle(mock_server *srv, mock_request *req);
+void mock_s3_handle(mock_server *srv, mock_request *req);
+void mock_controlplane_handle(mock_server *srv, mock_request *req, const char *op);
+
+mock_s3 *mock_s3_new(const char *state_dir, const char *region, char *err, size_t err_size);
+void mock_s3_free(mock_s3 *s3);
+/* Direct access for the benchmark-job runner (s3://bucket/key). */
+int mock_s3_get(mock_s3 *s3, const char *bucket, const char *key, uint8_t **data, size_t *len);
+int mock_s3_put(mock_s3 *s3, const char *bucket, const char *key, const void *data, size_t len,
+                const char *content_type);
+/* Keys under a prefix, sorted; returns a malloc'd array of malloc'd strings. */
+size_t mock_s3_list(mock_s3 *s3, const char *bucket, const char *prefix, char ***keys);
+
+mock_controlplane *mock_controlplane_new(mock_server *srv, char *err, size_t err_size);
+void mock_controlplane_free(mock_controlplane *cp);
+
+#endif /* SMFW_MOCK_MOCK_H */

@@ -1,0 +1,391 @@
+/*
+ * options.c - smfw-mock's command line and the [mock] section of a config file.
+ *
+ * Every flag is also a config key of the same name (without the dashes), so
+ * a config file can hold a whole mock setup; flags given on the command line
+ * win over the file.
+ */
+#include "mock.h"
+
+#include <ini.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* One table drives parsing, --help and the config keys. */
+typedef struct mock_flag {
+    const char *name;
+    const char *arg; /* NULL: boolean flag */
+    const char *help;
+} mock_flag;
+
+static const mock_flag mock_flags[] = {
+    {"listen", "HOST:PORT",
+     "address to listen on (default 127.0.0.1:8080; port 0 picks a free port). The first line "
+     "on stdout is always \"listening on http://HOST:PORT\""},
+    {"port", "N", "shorthand for --listen 127.0.0.1:N"},
+    {"access-key-id", "ID", "access key id accepted for SigV4 (default " MOCK_DEFAULT_ACCESS_KEY_ID
+                            ")"},
+    {"secret-access-key", "KEY",
+     "secret key accepted for SigV4 (default " MOCK_DEFAULT_SECRET_ACCESS_KEY ")"},
+    {"no-auth", NULL, "accept every request without checking its signature"},
+    {"account-id", "ID", "12-digit account id in ARNs and GetCallerIdentity (default " MOCK_DEFAULT_ACCOUNT_ID ")"},
+    {"region", "REGION", "region of every emulated service (default " MOCK_DEFAULT_REGION ")"},
+    {"endpoint", "NAME",
+     "an InService SageMaker endpoint (repeatable; default " MOCK_DEFAULT_ENDPOINT ")"},
+    {"inference-component", "NAME",
+     "an InService inference component on the first endpoint (repeatable)"},
+    {"ttft-ms", "MEAN[:STDDEV]", "time to first token, normal distribution (default 20:0)"},
+    {"itl-ms", "MEAN[:STDDEV]", "inter-token latency, normal distribution (default 5:0)"},
+    {"output-tokens", "N",
+     "tokens per answer (default: the request's max_tokens / max_new_tokens, else 16)"},
+    {"fault", "KIND:RATE",
+     "inject a fault into that fraction (0-1, or N%) of inference requests (repeatable). KIND: "
+     "http-500, throttle, model-error, stream-error, drop, slow-headers, corrupt-crc, "
+     "reasoning-only, empty"},
+    {"slow-headers-ms", "MS", "delay of the slow-headers fault (default 1000)"},
+    {"split", "random|line",
+     "PayloadPart boundaries: anywhere (random, as SageMaker) or one per SSE event (line)"},
+    {"model", "NAME", "model name reported by /v1/models and in answers (default mock-model)"},
+    {"ground-truth", "FILE", "append one JSON line per inference request to FILE"},
+    {"state-dir", "DIR",
+     "where S3 objects, workload configs and jobs persist (default: a temporary directory, "
+     "removed at exit)"},
+    {"job-duration-s", "S",
+     "how long a benchmark job stays InProgress before its runner verdict (default 2)"},
+    {"seed", "N", "seed of the latency and fault draws (default 1)"},
+    {"exit-on-stdin-eof", NULL, "exit when stdin closes (for a parent process that owns the mock)"},
+    {"config", "FILE", "read options from the [mock] section of FILE (flags win)"},
+    {"verbose", NULL, "log every request to stderr"},
+    {"help", NULL, "print this help and exit"},
+    {"version", NULL, "print the version and exit"},
+};
+
+void mock_options_usage(FILE *out) {
+    fprintf(out, "usage: smfw-mock [options]\n\n"
+                 "A local emulator of SageMaker Runtime and control plane, S3, STS, CloudWatch\n"
+                 "and OpenAI-compatible HTTP, for trying smfw and testing plugins offline.\n\n"
+                 "options:\n");
+    for (size_t i = 0; i < sizeof mock_flags / sizeof mock_flags[0]; i++) {
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s%s", mock_flags[i].name, mock_flags[i].arg ? " " : "",
+                 mock_flags[i].arg ? mock_flags[i].arg : "");
+        fprintf(out, "  %-34s %s\n", left, mock_flags[i].help);
+    }
+    fprintf(out, "\nEvery option is also a key of a [mock] config-file section, e.g.\n"
+                 "  [mock]\n  listen = 127.0.0.1:0\n  endpoint = a, b\n  fault = throttle:0.05\n"
+                 "Signals: SIGTERM and SIGINT stop the mock cleanly.\n");
+}
+
+static const mock_flag *find_flag(const char *name) {
+    for (size_t i = 0; i < sizeof mock_flags / sizeof mock_flags[0]; i++)
+        if (strcmp(mock_flags[i].name, name) == 0) return &mock_flags[i];
+    return NULL;
+}
+
+static int parse_latency(const char *v, mock_latency *out) {
+    char *end;
+    double mean = strtod(v, &end);
+    double sd = 0;
+    if (end == v || mean < 0) return -1;
+    if (*end == ':') {
+        const char *s = end + 1;
+        sd = strtod(s, &end);
+        if (end == s || sd < 0) return -1;
+    }
+    if (*end) return -1;
+    out->mean_ms = mean;
+    out->stddev_ms = sd;
+    return 0;
+}
+
+static int add_names(char **list, size_t *count, const char *value) {
+    char *copy = strdup(value);
+    if (!copy) abort();
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+        if (*count == MOCK_MAX_NAMES || !mock_name_valid(tok, 63)) {
+            free(copy);
+            return -1;
+        }
+        int dup = 0;
+        for (size_t i = 0; i < *count; i++) dup |= strcmp(list[i], tok) == 0;
+        if (!dup) list[(*count)++] = strdup(tok);
+    }
+    free(copy);
+    return 0;
+}
+
+static int parse_bool(const char *v) {
+    if (!v || !*v || !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcmp(v, "1") ||
+        !strcasecmp(v, "on"))
+        return 1;
+    if (!strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcmp(v, "0") ||
+        !strcasecmp(v, "off"))
+        return 0;
+    return -1;
+}
+
+/* Apply one option (flag or config key). Returns 0, or -1 with err filled. */
+static int apply(mock_options *opt, const char *name, const char *value, int *explicit_endpoints,
+                 char *err, size_t err_size) {
+    char *end;
+    if (!strcmp(name, "listen")) {
+        const char *colon = strrchr(value, ':');
+        long port = colon ? strtol(colon + 1, &end, 10) : -1;
+        if (!colon || colon == value || (size_t)(colon - value) >= sizeof opt->host || *end ||
+            port < 0 || port > 65535) {
+            snprintf(err, err_size, "--listen wants HOST:PORT, got \"%s\"", value);
+            return -1;
+        }
+        snprintf(opt->host, sizeof opt->host, "%.*s", (int)(colon - value), value);
+        opt->port = (int)port;
+    } else if (!strcmp(name, "port")) {
+        long port = strtol(value, &end, 10);
+        if (*end || port < 0 || port > 65535) {
+            snprintf(err, err_size, "--port wants 0-65535, got \"%s\"", value);
+            return -1;
+        }
+        opt->port = (int)port;
+    } else if (!strcmp(name, "access-key-id")) {
+        snprintf(opt->access_key_id, sizeof opt->access_key_id, "%s", value);
+    } else if (!strcmp(name, "secret-access-key")) {
+        snprintf(opt->secret_access_key, sizeof opt->secret_access_key, "%s", value);
+    } else if (!strcmp(name, "no-auth") || !strcmp(name, "exit-on-stdin-eof") ||
+               !strcmp(name, "verbose")) {
+        int b = parse_bool(value);
+        if (b < 0) {
+            snprintf(err, err_size, "%s wants true or false, got \"%s\"", name, value);
+            return -1;
+        }
+        if (!strcmp(name, "no-auth")) opt->no_auth = b;
+        if (!strcmp(name, "exit-on-stdin-eof")) opt->exit_on_stdin_eof = b;
+        if (!strcmp(name, "verbose")) opt->verbose = b;
+    } else if (!strcmp(name, "account-id")) {
+        if (strlen(value) != 12 || strspn(value, "0123456789") != 12) {
+            snprintf(err, err_size, "--account-id wants 12 digits, got \"%s\"", value);
+            return -1;
+        }
+        snprintf(opt->account_id, sizeof opt->account_id, "%s", value);
+    } else if (!strcmp(name, "region")) {
+        snprintf(opt->region, sizeof opt->region, "%s", value);
+    } else if (!strcmp(name, "endpoint")) {
+        if (!*explicit_endpoints) {
+            for (size_t i = 0; i < opt->endpoint_count; i++) free(opt->endpoints[i]);
+            opt->endpoint_count = 0;
+            *explicit_endpoints = 1;
+        }
+        if (add_names(opt->endpoints, &opt->endpoint_count, value) != 0) {
+            snprintf(err, err_size, "bad endpoint name \"%s\" (1-63 of [a-zA-Z0-9-])", value);
+            return -1;
+        }
+    } else if (!strcmp(name, "inference-component")) {
+        if (add_names(opt->components, &opt->component_count, value) != 0) {
+            snprintf(err, err_size, "bad inference component name \"%s\"", value);
+            return -1;
+        }
+    } else if (!strcmp(name, "ttft-ms") || !strcmp(name, "itl-ms")) {
+        if (parse_latency(value, !strcmp(name, "ttft-ms") ? &opt->ttft : &opt->itl) != 0) {
+            snprintf(err, err_size, "--%s wants MEAN[:STDDEV] in ms, got \"%s\"", name, value);
+            return -1;
+        }
+    } else if (!strcmp(name, "output-tokens")) {
+        long n = strtol(value, &end, 10);
+        if (*end || n < 0 || n > 1000000) {
+            snprintf(err, err_size, "--output-tokens wants 0-1000000, got \"%s\"", value);
+            return -1;
+        }
+        opt->output_tokens = n;
+    } else if (!strcmp(name, "fault")) {
+        char *copy = strdup(value), *save = NULL;
+        if (!copy) abort();
+        for (char *tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+            mock_fault_kind kind;
+            double rate;
+            if (mock_fault_parse(tok, &kind, &rate) != 0) {
+                snprintf(err, err_size,
+                         "--fault wants KIND:RATE (e.g. throttle:0.05 or drop:2%%), got \"%s\"",
+                         tok);
+                free(copy);
+                return -1;
+            }
+            opt->fault_rate[kind] = rate;
+        }
+        free(copy);
+        double total = 0;
+        for (int k = 1; k < MOCK_FAULT_COUNT; k++) total += opt->fault_rate[k];
+        if (total > 1.0 + 1e-9) {
+            snprintf(err, err_size, "the fault rates add up to %.3f, more than 1", total);
+            return -1;
+        }
+    } else if (!strcmp(name, "slow-headers-ms")) {
+        long n = strtol(value, &end, 10);
+        if (*end || n < 0) {
+            snprintf(err, err_size, "--slow-headers-ms wants a number, got \"%s\"", value);
+            return -1;
+        }
+        opt->slow_headers_ms = n;
+    } else if (!strcmp(name, "split")) {
+        if (!strcmp(value, "random"))
+            opt->split = MOCK_SPLIT_RANDOM;
+        else if (!strcmp(value, "line"))
+            opt->split = MOCK_SPLIT_LINE;
+        else {
+            snprintf(err, err_size, "--split wants random or line, got \"%s\"", value);
+            return -1;
+        }
+    } else if (!strcmp(name, "model")) {
+        snprintf(opt->model, sizeof opt->model, "%s", value);
+    } else if (!strcmp(name, "ground-truth")) {
+        free(opt->ground_truth);
+        opt->ground_truth = strdup(value);
+    } else if (!strcmp(name, "state-dir")) {
+        free(opt->state_dir);
+        opt->state_dir = strdup(value);
+    } else if (!strcmp(name, "job-duration-s")) {
+        double d = strtod(value, &end);
+        if (*end || d < 0) {
+            snprintf(err, err_size, "--job-duration-s wants seconds, got \"%s\"", value);
+            return -1;
+        }
+        opt->job_duration_s = d;
+    } else if (!strcmp(name, "seed")) {
+        opt->seed = strtoull(value, &end, 10);
+        if (*end) {
+            snprintf(err, err_size, "--seed wants a number, got \"%s\"", value);
+            return -1;
+        }
+    } else {
+        snprintf(err, err_size, "unknown option \"%s\"", name);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct ini_ctx {
+    mock_options *opt;
+    int *explicit_endpoints;
+    char *err;
+    size_t err_size;
+    const char *path;
+    int failed;
+} ini_ctx;
+
+static int ini_handler(void *user, const char *section, const char *name, const char *value) {
+    ini_ctx *ctx = user;
+    if (ctx->failed || strcmp(section, "mock") != 0) return 1;
+    const mock_flag *f = find_flag(name);
+    if (!f || !strcmp(name, "config") || !strcmp(name, "help") || !strcmp(name, "version")) {
+        snprintf(ctx->err, ctx->err_size, "%s: unknown key \"%s\" in [mock]", ctx->path, name);
+        ctx->failed = 1;
+        return 0;
+    }
+    char inner[512];
+    if (apply(ctx->opt, name, value, ctx->explicit_endpoints, inner, sizeof inner) != 0) {
+        snprintf(ctx->err, ctx->err_size, "%s: [mock] %s: %s", ctx->path, name, inner);
+        ctx->failed = 1;
+        return 0;
+    }
+    return 1;
+}
+
+int mock_options_parse(mock_options *opt, int argc, char **argv, char *err, size_t err_size) {
+    memset(opt, 0, sizeof *opt);
+    snprintf(opt->host, sizeof opt->host, "127.0.0.1");
+    opt->port = 8080;
+    snprintf(opt->access_key_id, sizeof opt->access_key_id, MOCK_DEFAULT_ACCESS_KEY_ID);
+    snprintf(opt->secret_access_key, sizeof opt->secret_access_key,
+             MOCK_DEFAULT_SECRET_ACCESS_KEY);
+    snprintf(opt->account_id, sizeof opt->account_id, MOCK_DEFAULT_ACCOUNT_ID);
+    snprintf(opt->region, sizeof opt->region, MOCK_DEFAULT_REGION);
+    snprintf(opt->model, sizeof opt->model, "mock-model");
+    opt->endpoints[opt->endpoint_count++] = strdup(MOCK_DEFAULT_ENDPOINT);
+    opt->ttft.mean_ms = 20;
+    opt->itl.mean_ms = 5;
+    opt->slow_headers_ms = 1000;
+    opt->seed = 1;
+    opt->job_duration_s = 2;
+    int explicit_endpoints = 0;
+
+    /* Long options: "--name value", "--name=value", booleans without a value. */
+    const char *config = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--config") && i + 1 < argc) config = argv[i + 1];
+        if (!strncmp(argv[i], "--config=", 9)) config = argv[i] + 9;
+    }
+    if (config) {
+        ini_ctx ctx = {opt, &explicit_endpoints, err, err_size, config, 0};
+        int rc = ini_parse(config, ini_handler, &ctx);
+        if (ctx.failed) return -1;
+        if (rc < 0) {
+            snprintf(err, err_size, "cannot read config file %s", config);
+            return -1;
+        }
+        if (rc > 0) {
+            snprintf(err, err_size, "%s:%d: syntax error", config, rc);
+            return -1;
+        }
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return 1;
+        if (!strcmp(a, "--version")) return 2;
+        if (!strcmp(a, "-v")) {
+            opt->verbose = 1;
+            continue;
+        }
+        if (strncmp(a, "--", 2) != 0) {
+            snprintf(err, err_size, "unexpected argument \"%s\" (see --help)", a);
+            return -1;
+        }
+        char name[64];
+        const char *eq = strchr(a + 2, '=');
+        size_t nlen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+        if (nlen >= sizeof name) nlen = sizeof name - 1;
+        memcpy(name, a + 2, nlen);
+        name[nlen] = '\0';
+        const mock_flag *f = find_flag(name);
+        if (!f) {
+            snprintf(err, err_size, "unknown option \"--%s\" (see --help)", name);
+            return -1;
+        }
+        const char *value;
+        if (!f->arg) {
+            value = eq ? eq + 1 : "true";
+        } else if (eq) {
+            value = eq + 1;
+        } else if (i + 1 < argc) {
+            value = argv[++i];
+        } else {
+            snprintf(err, err_size, "--%s needs a value (%s)", name, f->arg);
+            return -1;
+        }
+        if (!strcmp(name, "config")) continue;
+        if (apply(opt, name, value, &explicit_endpoints, err, err_size) != 0) return -1;
+    }
+    if (opt->component_count && opt->endpoint_count == 0) {
+        snprintf(err, err_size, "inference components need an endpoint");
+        return -1;
+    }
+    return 0;
+}
+
+void mock_options_free(mock_options *opt) {
+    for (size_t i = 0; i < opt->endpoint_count; i++) free(opt->endpoints[i]);
+    for (size_t i = 0; i < opt->component_count; i++) free(opt->components[i]);
+    free(opt->ground_truth);
+    free(opt->state_dir);
+    memset(opt, 0, sizeof *opt);
+}
+
+int mock_has_endpoint(const mock_options *opt, const char *name) {
+    for (size_t i = 0; i < opt->endpoint_count; i++)
+        if (!strcmp(opt->endpoints[i], name)) return 1;
+    return 0;
+}
+
+int mock_has_component(const mock_options *opt, const char *name) {
+    for (size_t i = 0; i < opt->component_count; i++)
+        if (!strcmp(opt->components[i], name)) return 1;
+    return 0;
+}

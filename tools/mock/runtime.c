@@ -1,0 +1,159 @@
+/*
+ * runtime.c - SageMaker Runtime: InvokeEndpoint and
+ * InvokeEndpointWithResponseStream (aws-wire.md §4), with the request headers
+ * the real API honours and the validation errors it answers with.
+ */
+#include "generate.h"
+
+#include <string.h>
+
+#define RUNTIME_MAX_BODY 6291456
+
+static void runtime_invalid(mock_request *req, const char *message) {
+    mock_aws_error(req, MOCK_PROTO_RUNTIME, 400, "ValidationError", message, NULL);
+}
+
+static int printable_len(const char *s, size_t min, size_t max) {
+    size_t n = strlen(s);
+    if (n < min || n > max) return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e) return 0;
+    return 1;
+}
+
+void mock_runtime_handle(mock_server *srv, mock_request *req, const char *endpoint,
+                         int streaming) {
+    const mock_options *opt = &srv->opt;
+    char msg[512];
+    if (!mock_has_endpoint(opt, endpoint)) {
+        snprintf(msg, sizeof msg, "Endpoint %s of account %s not found.", endpoint,
+                 opt->account_id);
+        runtime_invalid(req, msg);
+        return;
+    }
+    if (req->body_len > RUNTIME_MAX_BODY) {
+        runtime_invalid(req, "Request body exceeds the 6 MB limit (6291456 bytes).");
+        return;
+    }
+    const char *component = mock_request_header(req, "X-Amzn-SageMaker-Inference-Component");
+    const char *variant = mock_request_header(req, "X-Amzn-SageMaker-Target-Variant");
+    const char *target_model = mock_request_header(req, "X-Amzn-SageMaker-Target-Model");
+    const char *custom = mock_request_header(req, "X-Amzn-SageMaker-Custom-Attributes");
+    const char *inference_id = mock_request_header(req, "X-Amzn-SageMaker-Inference-Id");
+    const char *session = mock_request_header(req, "X-Amzn-SageMaker-Session-Id");
+    const char *explain = mock_request_header(req, "X-Amzn-SageMaker-Enable-Explanations");
+    const char *hostname = mock_request_header(req, "X-Amzn-SageMaker-Target-Container-Hostname");
+    int hosts_components = opt->component_count > 0 && !strcmp(endpoint, opt->endpoints[0]);
+
+    if (streaming && target_model) {
+        runtime_invalid(req, "TargetModel is not supported for InvokeEndpointWithResponseStream.");
+        return;
+    }
+    if (streaming && explain) {
+        runtime_invalid(req, "EnableExplanations is not supported for "
+                             "InvokeEndpointWithResponseStream.");
+        return;
+    }
+    if (streaming && session && !strcmp(session, "NEW_SESSION")) {
+        runtime_invalid(req, "NEW_SESSION is not supported for InvokeEndpointWithResponseStream; "
+                             "open a session with InvokeEndpoint.");
+        return;
+    }
+    if (target_model) {
+        snprintf(msg, sizeof msg, "Endpoint %s is not a multi-model endpoint.", endpoint);
+        runtime_invalid(req, msg);
+        return;
+    }
+    if (hostname) {
+        snprintf(msg, sizeof msg, "Endpoint %s is not a multi-container endpoint with direct "
+                                  "invocation.", endpoint);
+        runtime_invalid(req, msg);
+        return;
+    }
+    if (component && !hosts_components) {
+        snprintf(msg, sizeof msg, "Endpoint %s does not host inference components.", endpoint);
+        runtime_invalid(req, msg);
+        return;
+    }
+    if (component && !mock_has_component(opt, component)) {
+        snprintf(msg, sizeof msg, "Inference Component %s not found.", component);
+        runtime_invalid(req, msg);
+        return;
+    }
+    if (!component && hosts_components) {
+        snprintf(msg, sizeof msg,
+                 "Inference Component Name header is required for endpoints to which you plan "
+                 "to deploy inference components. Please include Inference Component Name "
+                 "header or consider using SageMaker models.");
+        runtime_invalid(req, msg);
+        return;
+    }
+    if (variant && strcmp(variant, "AllTraffic") != 0) {
+        snprintf(msg, sizeof msg, "Variant %s not found for endpoint %s.", variant, endpoint);
+        runtime_invalid(req, msg);
+        return;
+    }
+    if (custom && !printable_len(custom, 0, 1024)) {
+        runtime_invalid(req, "CustomAttributes must be at most 1024 visible US-ASCII characters.");
+        return;
+    }
+    if (inference_id && !printable_len(inference_id, 1, 64)) {
+        runtime_invalid(req, "InferenceId must be 1 to 64 printable characters.");
+        return;
+    }
+
+    mock_gen_params p;
+    memset(&p, 0, sizeof p);
+    char err[256];
+    if (mock_llm_parse(req->body, req->body_len, opt->model, &p.llm, err, sizeof err) != 0) {
+        /* The container rejects the body with 400; SageMaker reports a ModelError. */
+        snprintf(msg, sizeof msg,
+                 "Received client error (400) from primary with message \"%s\". See "
+                 "https://%s.console.aws.amazon.com/cloudwatch/home?region=%s#logEventViewer:"
+                 "group=/aws/sagemaker/Endpoints/%s in account %s for more information.",
+                 err, opt->region, opt->region, endpoint, opt->account_id);
+        json_t *o = json_pack("{s:s,s:s,s:s,s:i}", "__type", "ModelError", "Message", msg,
+                              "OriginalMessage", err, "OriginalStatusCode", 400);
+        char *t = json_dumps(o, JSON_COMPACT);
+        json_decref(o);
+        const char *h[] = {"Content-Type: application/json", "x-amzn-ErrorType: ModelError",
+                           NULL};
+        mock_respond(req, 424, h, t, strlen(t));
+        free(t);
+        mock_request_finish(req);
+        return;
+    }
+
+    char rid[37], rid_h[64], custom_h[1100], id_h[128];
+    mock_new_request_id(rid);
+    snprintf(rid_h, sizeof rid_h, "x-amzn-RequestId: %s", rid);
+    const char *headers[8];
+    size_t n = 0;
+    if (streaming) {
+        headers[n++] = "Content-Type: application/vnd.amazon.eventstream";
+        headers[n++] = p.llm.format == MOCK_LLM_TGI || p.llm.stream
+                           ? "X-Amzn-SageMaker-Content-Type: text/event-stream"
+                           : "X-Amzn-SageMaker-Content-Type: text/event-stream";
+    }
+    headers[n++] = "x-Amzn-Invoked-Production-Variant: AllTraffic";
+    headers[n++] = rid_h;
+    if (custom) {
+        /* The container sees the attributes verbatim; the mock's container echoes them. */
+        snprintf(custom_h, sizeof custom_h, "X-Amzn-SageMaker-Custom-Attributes: %s", custom);
+        headers[n++] = custom_h;
+    }
+    if (inference_id) {
+        snprintf(id_h, sizeof id_h, "X-Amzn-SageMaker-Inference-Id: %s", inference_id);
+        headers[n++] = id_h;
+    }
+    headers[n] = NULL;
+    p.streaming = streaming;
+    p.eventstream = streaming;
+    p.openai = 0;
+    p.endpoint = endpoint;
+    p.variant = "AllTraffic";
+    p.component = component;
+    p.inference_id = inference_id ? inference_id : rid;
+    p.headers = headers;
+    mock_gen_start(srv, req, &p);
+}

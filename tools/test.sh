@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: dependencies, a -Werror build and every
+# test, the same tests under AddressSanitizer + UndefinedBehaviorSanitizer,
+# and every libFuzzer target for a bounded time.
+#   FUZZ_SECONDS=60 (per target)  SMFW_SKIP_SANITIZE=1  SMFW_SKIP_FUZZ=1
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+bash tools/deps.sh
+
+echo "== build (gcc, -Werror) =="
+cmake -S . -B build -DSMFW_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$jobs"
+echo "== tests =="
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+if [ "${SMFW_SKIP_SANITIZE:-0}" != 1 ]; then
+  echo "== build (gcc, ASan + UBSan) =="
+  cmake -S . -B build-sanitize -DSMFW_WERROR=ON -DSMFW_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+  cmake --build build-sanitize -j"$jobs"
+  echo "== tests under ASan + UBSan =="
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-sanitize --output-on-failure -j"$jobs" -E '^bench\.'
+fi
+
+if [ "${SMFW_SKIP_FUZZ:-0}" != 1 ]; then
+  echo "== fuzz targets (clang + libFuzzer, ${FUZZ_SECONDS:-60} s each) =="
+  CC=clang cmake -S . -B build-fuzz -DSMFW_FUZZ=ON -DSMFW_WERROR=ON -DSMFW_BUILD_TESTS=ON \
+    -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build build-fuzz -j"$jobs" --target smfw_fuzz_all
+  bash tests/fuzz/run-all.sh build-fuzz "${FUZZ_SECONDS:-60}"
+fi
+echo "== all tests passed =="
