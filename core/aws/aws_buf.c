@@ -137,3 +137,11 @@ void aws_buf_uri_decode(aws_buf *b, const char *s, size_t len) {
     b->len = (size_t)(o - b->data);
     b->data[b->len] = '\0';
 }
+
+void aws_strlcpy(char *dst, const char *src, size_t cap) {
+    if (!cap) return;
+    size_t n = src ? strlen(src) : 0;
+    if (n >= cap) n = cap - 1;
+    if (n) memcpy(dst, src, n);
+    dst[n] = '\0';
+}

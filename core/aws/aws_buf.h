@@ -36,4 +36,7 @@ void aws_buf_uri_encode(aws_buf *b, const char *s, size_t len, int keep_slash);
 /* Decode %XX sequences (invalid ones are kept literally); '+' is not special. */
 void aws_buf_uri_decode(aws_buf *b, const char *s, size_t len);
 
+/* Copy a C string, truncating to cap-1 bytes; always NUL-terminates (cap > 0). */
+void aws_strlcpy(char *dst, const char *src, size_t cap);
+
 #endif

@@ -450,9 +450,9 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
     if (flags & SMFW_SIGV4_UNSIGNED_PAYLOAD) {
         strcpy(out->payload_hash, "UNSIGNED-PAYLOAD");
     } else if (req->payload_hash) {
-        snprintf(out->payload_hash, sizeof(out->payload_hash), "%s", req->payload_hash);
+        aws_strlcpy(out->payload_hash, req->payload_hash, sizeof(out->payload_hash));
     } else if (given_sha && !(flags & SMFW_SIGV4_CONTENT_SHA256)) {
-        snprintf(out->payload_hash, sizeof(out->payload_hash), "%s", given_sha);
+        aws_strlcpy(out->payload_hash, given_sha, sizeof(out->payload_hash));
     } else if (req->body && req->body_len) {
         smfw_sha256_hex(req->body, req->body_len, out->payload_hash);
     } else {

@@ -154,7 +154,7 @@ smfw_sigv4_verdict smfw_sigv4_verify(const smfw_sigv4_request *req,
     for (int i = 0; i < 5; i++) {
         const char *e = i < 4 ? strchr(p, '/') : p + strlen(p);
         if (!e)
-            return fail(r, SMFW_SIGV4_MALFORMED_AUTH, "the credential scope '%s' is malformed",
+            return fail(r, SMFW_SIGV4_MALFORMED_AUTH, "the credential scope '%.120s' is malformed",
                         a.credential);
         parts[i] = p;
         lens[i] = (size_t)(e - p);
@@ -165,14 +165,14 @@ smfw_sigv4_verdict smfw_sigv4_verify(const smfw_sigv4_request *req,
         copy_field(r->scope_region, sizeof(r->scope_region), parts[2], lens[2]) != 0 ||
         copy_field(r->scope_service, sizeof(r->scope_service), parts[3], lens[3]) != 0 ||
         lens[4] != 12 || strncmp(parts[4], "aws4_request", 12) != 0)
-        return fail(r, SMFW_SIGV4_MALFORMED_AUTH, "the credential scope '%s' is malformed",
+        return fail(r, SMFW_SIGV4_MALFORMED_AUTH, "the credential scope '%.120s' is malformed",
                     a.credential);
 
     const char *date = aws_sigv4_find_header(hdrs, n, "x-amz-date");
     if (!date || smfw_sigv4_parse_time(date, &r->request_time) != 0)
         return fail(r, SMFW_SIGV4_MISSING_DATE,
                     "the request has no valid X-Amz-Date header (YYYYMMDD'T'HHMMSS'Z')%s", NULL);
-    snprintf(r->amz_date, sizeof(r->amz_date), "%s", date);
+    aws_strlcpy(r->amz_date, date, sizeof(r->amz_date));
     r->session_token = aws_sigv4_find_header(hdrs, n, "x-amz-security-token");
 
     const char *sha_hdr = aws_sigv4_find_header(hdrs, n, "x-amz-content-sha256");
@@ -217,7 +217,7 @@ smfw_sigv4_verdict smfw_sigv4_verify(const smfw_sigv4_request *req,
     /* Payload hash: x-amz-content-sha256 when sent (checked against the body), else the body's. */
     char body_hash[65];
     if (req->payload_hash)
-        snprintf(body_hash, sizeof(body_hash), "%s", req->payload_hash);
+        aws_strlcpy(body_hash, req->payload_hash, sizeof(body_hash));
     else
         smfw_sha256_hex(req->body, req->body_len, body_hash);
     const char *payload_hash = body_hash;

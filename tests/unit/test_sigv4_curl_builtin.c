@@ -111,7 +111,7 @@ static void walk_classic(aws_fake_server *srv, const char *root) {
     struct dirent *e;
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.') continue;
-        char sub[1024], path[1400];
+        char sub[1024], path[2400];
         snprintf(sub, sizeof(sub), "%s/%s", root, e->d_name);
         struct stat st;
         if (stat(sub, &st) != 0 || !S_ISDIR(st.st_mode)) continue;
@@ -153,7 +153,7 @@ START_TEST(curl_builtin_against_vectors) {
     struct dirent *e;
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.') continue;
-        char dir[1024], path[1400];
+        char dir[1024], path[2400];
         snprintf(dir, sizeof(dir), "%s/%s", root, e->d_name);
         snprintf(path, sizeof(path), "%s/context.json", dir);
         json_t *ctx = json_load_file(path, 0, NULL);

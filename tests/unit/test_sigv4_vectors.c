@@ -24,7 +24,7 @@
 #define T0     1440938160 /* 20150830T123600Z */
 
 static void expect_file(const char *dir, const char *name, const char *got) {
-    char path[1024];
+    char path[2400];
     snprintf(path, sizeof(path), "%s/%s", dir, name);
     char *want = vreq_read_file(path, NULL);
     ck_assert_msg(want != NULL, "missing %s", path);
@@ -91,7 +91,7 @@ static int list_dirs(const char *root, char names[][256], int max) {
 
 /* Classic suite: NAME/NAME.{req,creq,sts,authz}; normalize-path/ and post-sts-token/ nest. */
 static int run_classic_case(const char *dir, const char *name) {
-    char path[1024];
+    char path[2400];
     snprintf(path, sizeof(path), "%s/%s.req", dir, name);
     struct stat st;
     if (stat(path, &st) != 0) return 0;
@@ -140,7 +140,7 @@ START_TEST(crt_suite) {
     int n = list_dirs(root, names, 64);
     ck_assert_int_ge(n, 38);
     for (int i = 0; i < n; i++) {
-        char dir[1024], path[1100];
+        char dir[1024], path[2400];
         snprintf(dir, sizeof(dir), "%s/%s", root, names[i]);
         snprintf(path, sizeof(path), "%s/context.json", dir);
         json_error_t je;
@@ -175,7 +175,7 @@ END_TEST
 
 /* Value of header `name` in a signed-request.txt. */
 static char *signed_header(const char *dir, const char *name) {
-    char path[1100];
+    char path[2400];
     snprintf(path, sizeof(path), "%s/signed-request.txt", dir);
     vreq r;
     ck_assert_msg(vreq_parse(&r, path) == 0, "cannot parse %s", path);
@@ -191,7 +191,7 @@ START_TEST(smfw_generated) {
     int n = list_dirs(root, names, 64);
     ck_assert_int_ge(n, 11);
     for (int i = 0; i < n; i++) {
-        char dir[1024], path[1100];
+        char dir[1024], path[2400];
         snprintf(dir, sizeof(dir), "%s/%s", root, names[i]);
         snprintf(path, sizeof(path), "%s/context.json", dir);
         json_error_t je;

@@ -1,0 +1,44 @@
+/*
+ * aws_error.h - AWS error bodies (awsJson, restXml, awsQuery) and their
+ * mapping to smfw_status and to the retry classes of the SDKs' standard
+ * mode (internal).
+ */
+#ifndef SMFW_AWS_ERROR_H
+#define SMFW_AWS_ERROR_H
+
+#include <stddef.h>
+
+#include <smfw/smfw.h>
+
+typedef struct aws_error_info {
+    char code[128];
+    char message[1024];
+    char request_id[128];
+    char region[64]; /* S3 <Region> hint */
+} aws_error_info;
+
+/*
+ * awsJson / restJson error: code from `__type` (after the last '#', before
+ * the first ':'), else `code`/`Code`, else the x-amzn-ErrorType header
+ * (may be NULL); message from `message` or `Message`. A query_error header
+ * (x-amzn-query-error "Code;Sender") wins when present. Never fails: fields
+ * stay empty when the body is not JSON.
+ */
+void aws_error_parse_json(const char *body, size_t len, const char *error_type_header,
+                          const char *query_error_header, aws_error_info *out);
+
+/* restXml (<Error>) and awsQuery (<ErrorResponse><Error>) bodies. Never fails. */
+void aws_error_parse_xml(const char *body, size_t len, aws_error_info *out);
+
+/* Strip a namespace prefix and ":suffix" from an error code, in place. */
+void aws_error_normalize_code(char *code);
+
+/* smfw status for an HTTP status and error code. */
+smfw_status aws_error_status(long http_status, const char *code, const char *message);
+
+int aws_error_is_throttling(long http_status, const char *code);
+int aws_error_is_transient(long http_status, const char *code);
+int aws_error_is_clock_skew(const char *code, const char *message);
+int aws_error_is_expired_token(const char *code);
+
+#endif

@@ -1,0 +1,103 @@
+/* aws_iam.c - IAM over awsQuery (global endpoint, signed for us-east-1): GetRole, ListRoles. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aws/aws_internal.h"
+#include "aws/aws_xml.h"
+
+static smfw_status iam_call(smfw_aws_client *c, const char *op, const char *form,
+                            aws_xml_node **root, smfw_error *err) {
+    const char *region = "us-east-1";
+    const char *r;
+    smfw_error rerr;
+    if (smfw_aws_client_region(c, &r, &rerr) == SMFW_OK && strncmp(r, "cn-", 3) == 0)
+        region = "cn-north-1";
+    smfw_sigv4_header hs[1] = {
+        {"Content-Type", "application/x-www-form-urlencoded; charset=utf-8"}};
+    aws_call call;
+    memset(&call, 0, sizeof(call));
+    call.service_label = "IAM";
+    call.operation = op;
+    call.endpoint_id = "iam";
+    call.signing_name = "iam";
+    call.signing_region = region;
+    call.method = "POST";
+    call.path = "/";
+    call.headers = hs;
+    call.header_count = 1;
+    call.body = form;
+    call.body_len = strlen(form);
+    call.protocol = AWS_PROTO_XML;
+    aws_result res;
+    aws_result_init(&res);
+    smfw_status st = aws_client_call(c, &call, &res, err);
+    if (st == SMFW_OK) st = aws_xml_parse(res.http.body.data, res.http.body.len, root, err);
+    aws_result_free(&res);
+    return st;
+}
+
+smfw_status smfw_aws_iam_get_role(smfw_aws_client *c, const char *role_name, char *arn,
+                                  size_t arn_size, smfw_error *err) {
+    aws_buf f;
+    aws_buf_init(&f);
+    aws_form_add(&f, "Action", "GetRole");
+    aws_form_add(&f, "Version", "2010-05-08");
+    aws_form_add(&f, "RoleName", role_name);
+    aws_xml_node *root = NULL;
+    smfw_status st = aws_buf_failed(&f) ? smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory")
+                                        : iam_call(c, "GetRole", f.data, &root, err);
+    aws_buf_free(&f);
+    if (st == SMFW_OK) {
+        const char *a = aws_xml_path(aws_xml_find(root, "Role"), "Arn");
+        if (!a || !*a)
+            st = smfw_error_set(err, SMFW_ERR_PROTOCOL, "IAM GetRole returned no Role Arn");
+        else
+            aws_strlcpy(arn, a, arn_size);
+    }
+    aws_xml_free(root);
+    return st;
+}
+
+smfw_status smfw_aws_iam_list_roles(smfw_aws_client *c, smfw_aws_iam_role_cb cb, void *user,
+                                    smfw_error *err) {
+    char *marker = NULL;
+    smfw_status st = SMFW_OK;
+    int stop = 0, pages = 0;
+    while (st == SMFW_OK && !stop) {
+        aws_buf f;
+        aws_buf_init(&f);
+        aws_form_add(&f, "Action", "ListRoles");
+        aws_form_add(&f, "Version", "2010-05-08");
+        if (marker) aws_form_add(&f, "Marker", marker);
+        aws_xml_node *root = NULL;
+        st = aws_buf_failed(&f) ? smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory")
+                                : iam_call(c, "ListRoles", f.data, &root, err);
+        aws_buf_free(&f);
+        if (st != SMFW_OK) break;
+        pages++;
+        const aws_xml_node *roles = aws_xml_find(root, "Roles");
+        for (const aws_xml_node *m = aws_xml_child(roles, "member"); m && !stop;
+             m = aws_xml_next_named(m)) {
+            const char *name = aws_xml_path(m, "RoleName"), *arn = aws_xml_path(m, "Arn");
+            if (name && arn && cb && cb(name, arn, user)) stop = 1;
+        }
+        const aws_xml_node *res = aws_xml_find(root, "ListRolesResult");
+        const char *trunc = aws_xml_path(res, "IsTruncated");
+        const char *next = aws_xml_path(res, "Marker");
+        free(marker);
+        marker = NULL;
+        if (trunc && strcmp(trunc, "true") == 0 && !stop) {
+            if (!next || !*next || pages > 10000)
+                st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                    "IAM ListRoles said IsTruncated without a Marker");
+            else
+                marker = strdup(next);
+        } else {
+            stop = 1;
+        }
+        aws_xml_free(root);
+    }
+    free(marker);
+    return st;
+}

@@ -1,0 +1,141 @@
+/*
+ * aws_internal.h - the client object and the pieces shared by the AWS
+ * layer's files (internal).
+ */
+#ifndef SMFW_AWS_INTERNAL_H
+#define SMFW_AWS_INTERNAL_H
+
+#include <pthread.h>
+
+#include <smfw/aws.h>
+
+#include "aws/aws_buf.h"
+#include "aws/aws_error.h"
+#include "aws/aws_http.h"
+#include "aws/aws_ini.h"
+
+/* Reference-counted immutable credentials snapshot. */
+typedef struct aws_creds {
+    smfw_aws_credentials pub; /* first member: &pub is what callers see */
+    int refs;
+    int refreshable; /* came from a source that can issue new ones */
+    char data[];     /* the strings */
+} aws_creds;
+
+#define AWS_MAX_SIGNERS 16
+
+struct smfw_aws_client {
+    /* options, copied */
+    char *opt_region, *opt_profile, *opt_endpoint_url, *opt_ca_bundle;
+    int max_attempts;
+    int refresh_margin_s;
+    int no_imds;
+
+    pthread_mutex_t lock; /* region, config files, identity, signers, quota, clock */
+    char *profile;
+    int profile_explicit;
+    aws_ini *config;   /* ~/.aws/config (or AWS_CONFIG_FILE) */
+    aws_ini *credfile; /* ~/.aws/credentials (or AWS_SHARED_CREDENTIALS_FILE) */
+    int files_loaded;
+    char *region;
+    aws_http *http;
+
+    /* credentials */
+    pthread_mutex_t creds_lock;   /* guards `creds` */
+    pthread_mutex_t refresh_lock; /* one refresher at a time */
+    aws_creds *creds;
+
+    /* standard retry mode */
+    int retry_tokens;
+    int64_t clock_offset; /* seconds: server - local */
+
+    int have_identity;
+    smfw_aws_identity identity;
+
+    smfw_sigv4_signer *signers[AWS_MAX_SIGNERS];
+    int nsigners;
+};
+
+/* ---- config/profile ---- */
+smfw_status aws_client_load_files(smfw_aws_client *c, smfw_error *err);
+/* Value of key in the selected (or given) profile of the config file, or NULL. */
+const char *aws_profile_get(smfw_aws_client *c, const char *profile, const char *key);
+/* Value of key in the profile's section of the credentials file, or NULL. */
+const char *aws_credfile_get(smfw_aws_client *c, const char *profile, const char *key);
+
+/* ---- time ---- */
+int64_t aws_now(void);
+/* ISO 8601 UTC ("2026-05-01T12:00:00Z", fractions and +00:00 accepted); -1 on error. */
+int64_t aws_parse_iso8601(const char *s);
+/* RFC 1123 HTTP date; -1 on error. */
+int64_t aws_parse_http_date(const char *s);
+
+/* ---- calls ---- */
+typedef enum aws_protocol { AWS_PROTO_JSON, AWS_PROTO_XML } aws_protocol;
+
+typedef struct aws_call {
+    const char *service_label; /* "SageMaker", "S3", "STS"... for messages */
+    const char *operation;
+    const char *endpoint_id; /* for smfw_aws_client_endpoint */
+    const char *base_url;    /* instead of endpoint_id (S3 virtual host) */
+    const char *signing_name;
+    const char *signing_region; /* NULL = client region */
+    const char *method;
+    const char *path;  /* wire path (percent-encoded), "/" when NULL */
+    const char *query; /* wire query without '?', or NULL */
+    const smfw_sigv4_header *headers;
+    size_t header_count;
+    const void *body;
+    size_t body_len;
+    const char *upload_path;   /* stream this file as the body */
+    const char *download_path; /* write a 2xx body to this file */
+    unsigned sign_flags;
+    int unsigned_request;              /* AssumeRoleWithWebIdentity */
+    const smfw_aws_credentials *creds; /* use these instead of the client's */
+    aws_protocol protocol;
+    int max_attempts; /* 0 = client's */
+} aws_call;
+
+typedef struct aws_result {
+    aws_http_response http;
+    aws_error_info error;
+} aws_result;
+
+void aws_result_init(aws_result *r);
+void aws_result_free(aws_result *r);
+
+/*
+ * Sign, send, retry (standard mode, clock skew, expired token). On a non-2xx
+ * final answer returns the mapped status with a one-sentence message; the
+ * parsed error stays in res->error.
+ */
+smfw_status aws_client_call(smfw_aws_client *c, const aws_call *call, aws_result *res,
+                            smfw_error *err);
+
+/* ---- credentials ---- */
+/* Resolve through the chain (no cache). */
+smfw_status aws_credentials_resolve(smfw_aws_client *c, aws_creds **out, smfw_error *err);
+aws_creds *aws_creds_new(const char *akid, const char *secret, const char *token,
+                         int64_t expiration, const char *account, const char *provider);
+void aws_creds_unref(aws_creds *creds);
+void aws_creds_ref(aws_creds *creds);
+
+/* STS (used by the credential providers). */
+smfw_status aws_sts_assume_role(smfw_aws_client *c, const smfw_aws_credentials *source,
+                                const char *role_arn, const char *session_name,
+                                const char *external_id, int duration_s, aws_creds **out,
+                                smfw_error *err);
+smfw_status aws_sts_assume_role_with_web_identity(smfw_aws_client *c, const char *role_arn,
+                                                  const char *session_name, const char *token,
+                                                  aws_creds **out, smfw_error *err);
+
+/* Form-encode "k=v" pairs for awsQuery: appends "&k=v" (or "k=v" when empty). */
+void aws_form_add(aws_buf *b, const char *key, const char *value);
+
+/* Region resolution without IMDS side effects in tests: see aws_client.c. */
+const char *aws_getenv(const char *name);
+
+/* IMDS GET of a metadata path (with the IMDSv2 token); *out malloc'd. */
+smfw_status aws_imds_get(smfw_aws_client *c, const char *path, char **out, smfw_error *err);
+
+#endif

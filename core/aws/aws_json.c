@@ -1,0 +1,53 @@
+/* aws_json.c - generic awsJson 1.0/1.1 call (SageMaker, CloudWatch, Application Auto Scaling). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aws/aws_internal.h"
+
+const smfw_aws_json_service smfw_aws_sagemaker = {"sagemaker", "sagemaker", "SageMaker", "1.1"};
+const smfw_aws_json_service smfw_aws_cloudwatch = {"monitoring", "monitoring",
+                                                   "GraniteServiceVersion20100801", "1.0"};
+const smfw_aws_json_service smfw_aws_autoscaling = {
+    "application-autoscaling", "application-autoscaling", "AnyScaleFrontendService", "1.1"};
+
+static const char *label_of(const smfw_aws_json_service *s) {
+    if (strcmp(s->endpoint_id, "sagemaker") == 0) return "SageMaker";
+    if (strcmp(s->endpoint_id, "monitoring") == 0) return "CloudWatch";
+    if (strcmp(s->endpoint_id, "application-autoscaling") == 0) return "Application Auto Scaling";
+    return s->target_prefix;
+}
+
+smfw_status smfw_aws_json_call(smfw_aws_client *c, const smfw_aws_json_service *svc,
+                               const char *operation, const char *request_json,
+                               char **response_json, smfw_error *err) {
+    if (response_json) *response_json = NULL;
+    char target[256], ctype[64];
+    snprintf(target, sizeof(target), "%s.%s", svc->target_prefix, operation);
+    snprintf(ctype, sizeof(ctype), "application/x-amz-json-%s", svc->json_version);
+    smfw_sigv4_header hs[2] = {{"Content-Type", ctype}, {"X-Amz-Target", target}};
+    const char *body = request_json && *request_json ? request_json : "{}";
+    aws_call call;
+    memset(&call, 0, sizeof(call));
+    call.service_label = label_of(svc);
+    call.operation = operation;
+    call.endpoint_id = svc->endpoint_id;
+    call.signing_name = svc->signing_name;
+    call.method = "POST";
+    call.path = "/";
+    call.headers = hs;
+    call.header_count = 2;
+    call.body = body;
+    call.body_len = strlen(body);
+    call.protocol = AWS_PROTO_JSON;
+    aws_result res;
+    aws_result_init(&res);
+    smfw_status st = aws_client_call(c, &call, &res, err);
+    if (st == SMFW_OK && response_json) {
+        if (!res.http.body.data) aws_buf_puts(&res.http.body, "{}");
+        *response_json = aws_buf_take(&res.http.body);
+        if (!*response_json) st = smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    }
+    aws_result_free(&res);
+    return st;
+}

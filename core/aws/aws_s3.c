@@ -1,0 +1,261 @@
+/* aws_s3.c - S3 over restXml: put/get/head object, list (all pages), head/create bucket. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aws/aws_internal.h"
+#include "aws/aws_xml.h"
+
+/* DNS-compatible bucket names can use virtual-host addressing over TLS. */
+static int virtual_host_ok(const char *bucket) {
+    size_t n = strlen(bucket);
+    if (n < 3 || n > 63) return 0;
+    for (const char *p = bucket; *p; p++)
+        if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '-') return 0;
+    return bucket[0] != '-' && bucket[n - 1] != '-';
+}
+
+static smfw_status check_bucket(const char *bucket, smfw_error *err) {
+    if (!bucket || !*bucket || strlen(bucket) > 255 || strpbrk(bucket, "/?#% "))
+        return smfw_error_set(err, SMFW_ERR_CONFIG, "'%s' is not a valid S3 bucket name",
+                              bucket ? bucket : "");
+    return SMFW_OK;
+}
+
+/* Base URL and wire path for bucket/key (key may be NULL for bucket operations). */
+static smfw_status s3_address(smfw_aws_client *c, const char *bucket, const char *key, char *base,
+                              size_t base_size, aws_buf *path, smfw_error *err) {
+    smfw_status st = check_bucket(bucket, err);
+    if (st != SMFW_OK) return st;
+    int overridden = 0;
+    st = smfw_aws_client_endpoint(c, "s3", base, base_size, &overridden, err);
+    if (st != SMFW_OK) return st;
+    if (!overridden && virtual_host_ok(bucket)) {
+        /* https://s3.<region>... -> https://<bucket>.s3.<region>... */
+        char tmp[1024];
+        snprintf(tmp, sizeof(tmp), "https://%s.%s", bucket, base + 8);
+        aws_strlcpy(base, tmp, base_size);
+        aws_buf_putc(path, '/');
+    } else {
+        aws_buf_putc(path, '/');
+        aws_buf_uri_encode(path, bucket, strlen(bucket), 0);
+        if (key) aws_buf_putc(path, '/');
+    }
+    if (key) aws_buf_uri_encode(path, key, strlen(key), 1);
+    return aws_buf_failed(path) ? smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory") : SMFW_OK;
+}
+
+static void s3_call_init(aws_call *call, const char *op, const char *method, const char *base,
+                         const char *path) {
+    memset(call, 0, sizeof(*call));
+    call->service_label = "S3";
+    call->operation = op;
+    call->base_url = base;
+    call->signing_name = "s3";
+    call->method = method;
+    call->path = path;
+    call->sign_flags = SMFW_SIGV4_S3;
+    call->protocol = AWS_PROTO_XML;
+}
+
+static smfw_status put_object(smfw_aws_client *c, const char *bucket, const char *key,
+                              const char *file, const void *data, size_t len,
+                              const char *content_type, smfw_error *err) {
+    char base[1024];
+    aws_buf path;
+    aws_buf_init(&path);
+    smfw_status st = s3_address(c, bucket, key, base, sizeof(base), &path, err);
+    if (st == SMFW_OK) {
+        smfw_sigv4_header hs[1] = {
+            {"Content-Type", content_type ? content_type : "application/octet-stream"}};
+        aws_call call;
+        s3_call_init(&call, "PutObject", "PUT", base, path.data);
+        call.headers = hs;
+        call.header_count = 1;
+        call.upload_path = file;
+        call.body = file ? NULL : (data ? data : "");
+        call.body_len = file ? 0 : len;
+        aws_result res;
+        aws_result_init(&res);
+        st = aws_client_call(c, &call, &res, err);
+        aws_result_free(&res);
+    }
+    aws_buf_free(&path);
+    return st;
+}
+
+smfw_status smfw_aws_s3_put_object_file(smfw_aws_client *c, const char *bucket, const char *key,
+                                        const char *file, const char *content_type,
+                                        smfw_error *err) {
+    return put_object(c, bucket, key, file, NULL, 0, content_type, err);
+}
+
+smfw_status smfw_aws_s3_put_object(smfw_aws_client *c, const char *bucket, const char *key,
+                                   const void *data, size_t len, const char *content_type,
+                                   smfw_error *err) {
+    return put_object(c, bucket, key, NULL, data, len, content_type, err);
+}
+
+smfw_status smfw_aws_s3_get_object_file(smfw_aws_client *c, const char *bucket, const char *key,
+                                        const char *file, smfw_error *err) {
+    char base[1024];
+    aws_buf path;
+    aws_buf_init(&path);
+    smfw_status st = s3_address(c, bucket, key, base, sizeof(base), &path, err);
+    if (st == SMFW_OK) {
+        aws_call call;
+        s3_call_init(&call, "GetObject", "GET", base, path.data);
+        call.download_path = file;
+        aws_result res;
+        aws_result_init(&res);
+        st = aws_client_call(c, &call, &res, err);
+        aws_result_free(&res);
+    }
+    aws_buf_free(&path);
+    return st;
+}
+
+smfw_status smfw_aws_s3_head_object(smfw_aws_client *c, const char *bucket, const char *key,
+                                    smfw_aws_s3_object *out, smfw_error *err) {
+    char base[1024];
+    aws_buf path;
+    aws_buf_init(&path);
+    smfw_status st = s3_address(c, bucket, key, base, sizeof(base), &path, err);
+    if (st == SMFW_OK) {
+        aws_call call;
+        s3_call_init(&call, "HeadObject", "HEAD", base, path.data);
+        aws_result res;
+        aws_result_init(&res);
+        st = aws_client_call(c, &call, &res, err);
+        if (st == SMFW_OK && out) {
+            char v[256];
+            memset(out, 0, sizeof(*out));
+            aws_strlcpy(out->key, key, sizeof(out->key));
+            if (aws_http_header(&res.http, "Content-Length", v, sizeof(v)))
+                out->size = strtoll(v, NULL, 10);
+            if (aws_http_header(&res.http, "ETag", v, sizeof(v)))
+                aws_strlcpy(out->etag, v, sizeof(out->etag));
+            if (aws_http_header(&res.http, "Last-Modified", v, sizeof(v)))
+                aws_strlcpy(out->last_modified, v, sizeof(out->last_modified));
+            if (aws_http_header(&res.http, "Content-Type", v, sizeof(v)))
+                aws_strlcpy(out->content_type, v, sizeof(out->content_type));
+        }
+        aws_result_free(&res);
+    }
+    aws_buf_free(&path);
+    return st;
+}
+
+smfw_status smfw_aws_s3_list_objects(smfw_aws_client *c, const char *bucket, const char *prefix,
+                                     smfw_aws_s3_list_cb cb, void *user, smfw_error *err) {
+    char base[1024];
+    aws_buf path;
+    aws_buf_init(&path);
+    smfw_status st = s3_address(c, bucket, NULL, base, sizeof(base), &path, err);
+    char *token = NULL;
+    int stop = 0, pages = 0;
+    while (st == SMFW_OK && !stop) {
+        aws_buf q;
+        aws_buf_init(&q);
+        aws_form_add(&q, "list-type", "2");
+        if (token) aws_form_add(&q, "continuation-token", token);
+        if (prefix && *prefix) aws_form_add(&q, "prefix", prefix);
+        aws_call call;
+        s3_call_init(&call, "ListObjectsV2", "GET", base, path.data);
+        call.query = q.data;
+        aws_result res;
+        aws_result_init(&res);
+        st = aws_client_call(c, &call, &res, err);
+        aws_buf_free(&q);
+        aws_xml_node *root = NULL;
+        if (st == SMFW_OK) st = aws_xml_parse(res.http.body.data, res.http.body.len, &root, err);
+        aws_result_free(&res);
+        if (st != SMFW_OK) break;
+        pages++;
+        for (const aws_xml_node *o = aws_xml_child(root, "Contents"); o && !stop;
+             o = aws_xml_next_named(o)) {
+            smfw_aws_s3_object obj;
+            memset(&obj, 0, sizeof(obj));
+            const char *v;
+            if ((v = aws_xml_path(o, "Key"))) aws_strlcpy(obj.key, v, sizeof(obj.key));
+            if ((v = aws_xml_path(o, "Size"))) obj.size = strtoll(v, NULL, 10);
+            if ((v = aws_xml_path(o, "ETag"))) aws_strlcpy(obj.etag, v, sizeof(obj.etag));
+            if ((v = aws_xml_path(o, "LastModified")))
+                aws_strlcpy(obj.last_modified, v, sizeof(obj.last_modified));
+            if (cb && cb(&obj, user)) stop = 1;
+        }
+        const char *trunc = aws_xml_path(root, "IsTruncated");
+        const char *next = aws_xml_path(root, "NextContinuationToken");
+        free(token);
+        token = NULL;
+        if (trunc && strcmp(trunc, "true") == 0) {
+            if (!next || !*next || pages > 100000)
+                st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                    "S3 ListObjectsV2 said IsTruncated without a "
+                                    "NextContinuationToken");
+            else
+                token = strdup(next);
+        } else {
+            stop = 1;
+        }
+        aws_xml_free(root);
+    }
+    free(token);
+    aws_buf_free(&path);
+    return st;
+}
+
+smfw_status smfw_aws_s3_head_bucket(smfw_aws_client *c, const char *bucket,
+                                    const char *expected_owner, smfw_error *err) {
+    char base[1024];
+    aws_buf path;
+    aws_buf_init(&path);
+    smfw_status st = s3_address(c, bucket, NULL, base, sizeof(base), &path, err);
+    if (st == SMFW_OK) {
+        smfw_sigv4_header hs[1] = {{"x-amz-expected-bucket-owner", expected_owner}};
+        aws_call call;
+        s3_call_init(&call, "HeadBucket", "HEAD", base, path.data);
+        call.headers = hs;
+        call.header_count = expected_owner ? 1 : 0;
+        aws_result res;
+        aws_result_init(&res);
+        st = aws_client_call(c, &call, &res, err);
+        aws_result_free(&res);
+    }
+    aws_buf_free(&path);
+    return st;
+}
+
+smfw_status smfw_aws_s3_create_bucket(smfw_aws_client *c, const char *bucket, smfw_error *err) {
+    const char *region;
+    smfw_status st = smfw_aws_client_region(c, &region, err);
+    if (st != SMFW_OK) return st;
+    char base[1024];
+    aws_buf path, body;
+    aws_buf_init(&path);
+    aws_buf_init(&body);
+    st = s3_address(c, bucket, NULL, base, sizeof(base), &path, err);
+    if (st == SMFW_OK) {
+        if (strcmp(region, "us-east-1") != 0)
+            aws_buf_printf(&body,
+                           "<CreateBucketConfiguration "
+                           "xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><LocationConstraint>"
+                           "%s</LocationConstraint></CreateBucketConfiguration>",
+                           region);
+        smfw_sigv4_header hs[1] = {{"Content-Type", "application/xml"}};
+        aws_call call;
+        s3_call_init(&call, "CreateBucket", "PUT", base, path.data);
+        call.headers = hs;
+        call.header_count = body.len ? 1 : 0;
+        call.body = body.data ? body.data : "";
+        call.body_len = body.len;
+        aws_result res;
+        aws_result_init(&res);
+        st = aws_client_call(c, &call, &res, err);
+        aws_result_free(&res);
+    }
+    aws_buf_free(&path);
+    aws_buf_free(&body);
+    return st;
+}

@@ -1,0 +1,198 @@
+/*
+ * aws.h - the AWS client of libsmfw: credentials, region, endpoints, signed
+ * calls with retries, and the operations smfw needs (STS, S3, IAM, awsJson
+ * services such as SageMaker, CloudWatch and Application Auto Scaling).
+ *
+ * A client resolves its region and credentials lazily (first use) the way
+ * the AWS CLI does, reading the AWS_* environment variables and the shared
+ * config/credentials files itself. Every call is thread-safe. Errors reach
+ * the caller as one sentence in smfw_error.message naming the service,
+ * operation, AWS error code, message and request id, with a status:
+ * SMFW_ERR_THROTTLED, _AUTH, _NOT_FOUND, _SERVER, _NETWORK, _TIMEOUT or
+ * _AWS (any other service error). See docs/aws.md.
+ */
+#ifndef SMFW_AWS_H
+#define SMFW_AWS_H
+
+#include <smfw/sigv4.h>
+#include <smfw/smfw.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Client options. Zero/NULL fields take the AWS environment or the default. */
+typedef struct smfw_aws_options {
+    const char *region;       /**< else AWS_REGION, AWS_DEFAULT_REGION, profile, IMDS */
+    const char *profile;      /**< else AWS_DEFAULT_PROFILE, AWS_PROFILE, "default" */
+    const char *endpoint_url; /**< one URL for every service (tests: smfw-mock) */
+    const char *ca_bundle;    /**< else AWS_CA_BUNDLE, profile ca_bundle, system CAs */
+    int max_attempts;         /**< else AWS_MAX_ATTEMPTS, profile max_attempts, 3 */
+    long connect_timeout_ms;  /**< default 10000 */
+    long timeout_ms;          /**< whole-request limit, default 120000 (0 = default) */
+    int refresh_margin_s;     /**< refresh temporary credentials this long before expiry (600) */
+    int no_imds;              /**< never ask EC2 instance metadata (credentials or region) */
+} smfw_aws_options;
+
+typedef struct smfw_aws_client smfw_aws_client;
+
+/** Make a client. Nothing is resolved or contacted yet. */
+SMFW_API smfw_status smfw_aws_client_new(const smfw_aws_options *opts, smfw_aws_client **out,
+                                         smfw_error *err);
+SMFW_API void smfw_aws_client_free(smfw_aws_client *client);
+
+/**
+ * The region (resolved on first call). With none configured: SMFW_ERR_CONFIG
+ * and a message saying how to set one. The string lives as long as the client.
+ */
+SMFW_API smfw_status smfw_aws_client_region(smfw_aws_client *client, const char **region,
+                                            smfw_error *err);
+
+/**
+ * Current credentials (resolved through the provider chain on first call;
+ * refreshed before they expire). The snapshot is immutable; release it with
+ * smfw_aws_credentials_release(). Thread-safe.
+ */
+SMFW_API smfw_status smfw_aws_client_credentials(smfw_aws_client *client,
+                                                 const smfw_aws_credentials **creds,
+                                                 smfw_error *err);
+SMFW_API void smfw_aws_credentials_release(const smfw_aws_credentials *creds);
+
+/** Force a refresh (after an ExpiredToken error). */
+SMFW_API smfw_status smfw_aws_client_refresh_credentials(smfw_aws_client *client, smfw_error *err);
+
+/**
+ * Base URL for a service ("sagemaker", "runtime.sagemaker", "s3", "sts",
+ * "monitoring", "iam", "application-autoscaling"), honouring AWS_ENDPOINT_URL_<SERVICE>,
+ * AWS_ENDPOINT_URL, the profile's endpoint_url and the explicit option. Writes
+ * e.g. "https://api.sagemaker.us-east-1.amazonaws.com" (no trailing '/').
+ * *overridden is set to 1 when the URL came from an override (S3 then uses
+ * path-style addressing).
+ */
+SMFW_API smfw_status smfw_aws_client_endpoint(smfw_aws_client *client, const char *service,
+                                              char *url, size_t url_size, int *overridden,
+                                              smfw_error *err);
+
+/** Current clock-skew correction in seconds (server time - local time). */
+SMFW_API int64_t smfw_aws_client_clock_offset(smfw_aws_client *client);
+
+/**
+ * Sign a request for `service` (signing name) with the client's current
+ * credentials, region and clock offset: the cheap path for load generators.
+ * Thread-safe; the signing key is cached per day.
+ */
+SMFW_API smfw_status smfw_aws_client_sign(smfw_aws_client *client, const char *signing_name,
+                                          const smfw_sigv4_request *req, unsigned flags,
+                                          smfw_sigv4_signature *out, smfw_error *err);
+
+/* ---- awsJson (SageMaker 1.1, CloudWatch 1.0, Application Auto Scaling 1.1) ---- */
+
+/** Which awsJson service to call. */
+typedef struct smfw_aws_json_service {
+    const char *endpoint_id;   /**< "sagemaker", "monitoring", "application-autoscaling" */
+    const char *signing_name;  /**< "sagemaker", "monitoring", "application-autoscaling" */
+    const char *target_prefix; /**< "SageMaker", "GraniteServiceVersion20100801",
+                                  "AnyScaleFrontendService" */
+    const char *json_version;  /**< "1.1" or "1.0" */
+} smfw_aws_json_service;
+
+SMFW_API extern const smfw_aws_json_service smfw_aws_sagemaker;
+SMFW_API extern const smfw_aws_json_service smfw_aws_cloudwatch;
+SMFW_API extern const smfw_aws_json_service smfw_aws_autoscaling;
+
+/**
+ * POST one awsJson operation with `request_json` ("{}" when NULL) and return
+ * the response body in *response_json (malloc'd; free()). Retries per the
+ * standard mode. Errors carry the `__type` code.
+ */
+SMFW_API smfw_status smfw_aws_json_call(smfw_aws_client *client,
+                                        const smfw_aws_json_service *service, const char *operation,
+                                        const char *request_json, char **response_json,
+                                        smfw_error *err);
+
+/* ---- STS ---- */
+
+typedef struct smfw_aws_identity {
+    char account[16];
+    char arn[2048];
+    char user_id[256];
+} smfw_aws_identity;
+
+/** STS GetCallerIdentity (cached by the client after the first success). */
+SMFW_API smfw_status smfw_aws_sts_get_caller_identity(smfw_aws_client *client,
+                                                      smfw_aws_identity *out, smfw_error *err);
+
+/* ---- S3 (path-style when the endpoint is overridden) ---- */
+
+typedef struct smfw_aws_s3_object {
+    char key[1025];
+    int64_t size;
+    char etag[130];
+    char last_modified[40];
+    char content_type[256]; /**< HeadObject only */
+} smfw_aws_s3_object;
+
+/** PutObject, streaming the file at `path` (its size is sent as Content-Length). */
+SMFW_API smfw_status smfw_aws_s3_put_object_file(smfw_aws_client *client, const char *bucket,
+                                                 const char *key, const char *path,
+                                                 const char *content_type, smfw_error *err);
+/** PutObject from memory. */
+SMFW_API smfw_status smfw_aws_s3_put_object(smfw_aws_client *client, const char *bucket,
+                                            const char *key, const void *data, size_t len,
+                                            const char *content_type, smfw_error *err);
+/** GetObject streamed into a new file at `path` (replaced only on success). */
+SMFW_API smfw_status smfw_aws_s3_get_object_file(smfw_aws_client *client, const char *bucket,
+                                                 const char *key, const char *path,
+                                                 smfw_error *err);
+/** HeadObject: SMFW_ERR_NOT_FOUND when missing. */
+SMFW_API smfw_status smfw_aws_s3_head_object(smfw_aws_client *client, const char *bucket,
+                                             const char *key, smfw_aws_s3_object *out,
+                                             smfw_error *err);
+/** Called for each listed object; return non-zero to stop listing. */
+typedef int (*smfw_aws_s3_list_cb)(const smfw_aws_s3_object *object, void *user);
+/** ListObjectsV2 over all pages under `prefix` (may be NULL). */
+SMFW_API smfw_status smfw_aws_s3_list_objects(smfw_aws_client *client, const char *bucket,
+                                              const char *prefix, smfw_aws_s3_list_cb cb,
+                                              void *user, smfw_error *err);
+/** HeadBucket (with x-amz-expected-bucket-owner when expected_owner is set). */
+SMFW_API smfw_status smfw_aws_s3_head_bucket(smfw_aws_client *client, const char *bucket,
+                                             const char *expected_owner, smfw_error *err);
+/** CreateBucket in the client's region (LocationConstraint except in us-east-1). */
+SMFW_API smfw_status smfw_aws_s3_create_bucket(smfw_aws_client *client, const char *bucket,
+                                               smfw_error *err);
+
+/* ---- IAM (awsQuery, global: signed for us-east-1) ---- */
+
+/** GetRole: writes the role ARN. */
+SMFW_API smfw_status smfw_aws_iam_get_role(smfw_aws_client *client, const char *role_name,
+                                           char *arn, size_t arn_size, smfw_error *err);
+/** Called for each role of ListRoles (all pages); return non-zero to stop. */
+typedef int (*smfw_aws_iam_role_cb)(const char *role_name, const char *arn, void *user);
+SMFW_API smfw_status smfw_aws_iam_list_roles(smfw_aws_client *client, smfw_aws_iam_role_cb cb,
+                                             void *user, smfw_error *err);
+
+/* ---- Defaults for the managed backend ---- */
+
+/** Account id from STS GetCallerIdentity. */
+SMFW_API smfw_status smfw_aws_default_account(smfw_aws_client *client, char out[16],
+                                              smfw_error *err);
+/**
+ * Bucket: `configured` if set, else SAGEMAKER_BUCKET, else
+ * "sagemaker-<region>-<account>".
+ */
+SMFW_API smfw_status smfw_aws_default_bucket(smfw_aws_client *client, const char *configured,
+                                             char *out, size_t out_size, smfw_error *err);
+/**
+ * SageMaker execution role: `configured`, else SAGEMAKER_ROLE_ARN, else the
+ * caller's assumed role when its name contains "sagemaker" (any case), else
+ * the first IAM role whose name contains "SageMaker" and "ExecutionRole" or
+ * "execution"; else SMFW_ERR_CONFIG saying how to set it.
+ */
+SMFW_API smfw_status smfw_aws_default_execution_role(smfw_aws_client *client,
+                                                     const char *configured, char *out,
+                                                     size_t out_size, smfw_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SMFW_AWS_H */
