@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake pkg-config
           libcurl4-openssl-dev libssl-dev libjansson-dev libltdl-dev libarchive-dev
           libinih-dev libevent-dev check libsubunit-dev
-          clang libclang-rt-14-dev valgrind wrk nodejs npm python3-boto3 chromium
+          clang libclang-rt-14-dev valgrind wrk python3-boto3 chromium
           clang-format ca-certificates)
 missing=()
 for p in "${packages[@]}"; do
@@ -19,6 +19,14 @@ if ((${#missing[@]})); then
   echo "tools/deps.sh: installing ${missing[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# Node.js with npm usually comes with the machine (its own nodejs package includes npm);
+# only install Debian's when there is none.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi
 
 # The AWS SDK for JavaScript v3 (independent reference client) for tests/interop.
