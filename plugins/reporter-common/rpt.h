@@ -138,6 +138,9 @@ typedef struct rpt_kv {
  */
 size_t rpt_run_header(const smfw_results *r, rpt_kv out[RPT_HEADER_MAX]);
 
+/** A name for the run: run name, target, or the folder the results came from. */
+void rpt_run_title(const smfw_results *r, char *out, size_t size);
+
 /** One row of the headline table (values already formatted, "" = none). */
 typedef struct rpt_headline_row {
     const char *label;

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <jansson.h>
+
 static void rpt_kv_add(rpt_kv *out, size_t *n, const char *key, const char *value) {
     if (!value || !*value || *n >= RPT_HEADER_MAX) return;
     out[*n].key = key;
@@ -22,20 +24,70 @@ static void rpt_cat(char *dst, size_t size, const char *sep, const char *text) {
     snprintf(dst + len, size - len, "%s%s", len ? sep : "", text);
 }
 
+/*
+ * What AIPerf's input_config says about the target, for bundles whose run
+ * info is empty: 0.5 (endpoint.model_names, endpoint.url) and 0.8+
+ * (models.items[].name, endpoint.urls[]) shapes.
+ */
+typedef struct rpt_bundle_target {
+    char model[160], url[256], type[32];
+    int streaming; /* -1 unknown */
+} rpt_bundle_target;
+
+static void rpt_copy_json_str(char *dst, size_t size, json_t *v) {
+    if (json_is_string(v) && !dst[0]) snprintf(dst, size, "%s", json_string_value(v));
+}
+
+static void rpt_bundle_target_read(const smfw_run_info *in, rpt_bundle_target *t) {
+    memset(t, 0, sizeof *t);
+    t->streaming = -1;
+    if (!in->input_config_json) return;
+    json_t *cfg = json_loads(in->input_config_json, 0, NULL);
+    if (!cfg) return;
+    json_t *ep = json_object_get(cfg, "endpoint");
+    rpt_copy_json_str(t->model, sizeof t->model,
+                      json_array_get(json_object_get(ep, "model_names"), 0));
+    rpt_copy_json_str(
+        t->model, sizeof t->model,
+        json_object_get(json_array_get(json_object_get(json_object_get(cfg, "models"), "items"), 0),
+                        "name"));
+    rpt_copy_json_str(t->url, sizeof t->url, json_object_get(ep, "url"));
+    rpt_copy_json_str(t->url, sizeof t->url, json_array_get(json_object_get(ep, "urls"), 0));
+    rpt_copy_json_str(t->type, sizeof t->type, json_object_get(ep, "type"));
+    json_t *st = json_object_get(ep, "streaming");
+    if (json_is_boolean(st)) t->streaming = json_is_true(st);
+    json_decref(cfg);
+}
+
+void rpt_run_title(const smfw_results *r, char *out, size_t size) {
+    const smfw_run_info *in = &r->info;
+    const char *name = in->run_name ? in->run_name : in->target ? in->target : NULL;
+    if (!name && in->source_dir) {
+        const char *slash = strrchr(in->source_dir, '/');
+        name = slash && slash[1] ? slash + 1 : in->source_dir;
+    }
+    snprintf(out, size, "%s", name ? name : "results");
+}
+
 size_t rpt_run_header(const smfw_results *r, rpt_kv out[RPT_HEADER_MAX]) {
     const smfw_run_info *in = &r->info;
     size_t n = 0;
     char line[512], tmp[256];
+    rpt_bundle_target bt;
+    rpt_bundle_target_read(in, &bt);
+    const char *model = in->model ? in->model : bt.model[0] ? bt.model : NULL;
+    const char *type = in->endpoint_type ? in->endpoint_type : bt.type[0] ? bt.type : NULL;
+    int streaming = in->endpoint_type || bt.streaming < 0 ? in->streaming : bt.streaming;
 
     line[0] = '\0';
     rpt_cat(line, sizeof line, "; ", in->target);
-    if (in->model) {
-        snprintf(tmp, sizeof tmp, "model %s", in->model);
+    if (model) {
+        snprintf(tmp, sizeof tmp, "model %s", model);
         rpt_cat(line, sizeof line, "; ", tmp);
     }
-    if (in->endpoint_type) {
-        snprintf(tmp, sizeof tmp, "%s endpoint, %s", in->endpoint_type,
-                 in->streaming ? "streaming" : "not streaming");
+    if (type) {
+        snprintf(tmp, sizeof tmp, "%s endpoint, %s", type,
+                 streaming ? "streaming" : "not streaming");
         rpt_cat(line, sizeof line, "; ", tmp);
     }
     rpt_kv_add(out, &n, "What", line);
@@ -49,7 +101,7 @@ size_t rpt_run_header(const smfw_results *r, rpt_kv out[RPT_HEADER_MAX]) {
         snprintf(tmp, sizeof tmp, "inference component %s", in->inference_component);
         rpt_cat(line, sizeof line, ", ", tmp);
     }
-    rpt_cat(line, sizeof line, ", ", in->url);
+    rpt_cat(line, sizeof line, ", ", in->url ? in->url : bt.url[0] ? bt.url : NULL);
     if (in->region) {
         snprintf(tmp, sizeof tmp, "region %s", in->region);
         rpt_cat(line, sizeof line, ", ", tmp);

@@ -133,7 +133,7 @@ static void html_section_summary(rpt_buf *b, const smfw_results *r) {
     rpt_buf_puts(b, "</section>\n");
 }
 
-/* Render one chart from an html_xy, or say why there is none. Returns -1 on OOM. */
+/* Render one chart from an html_xy, or say why there is none. */
 static void html_one_series_chart(rpt_buf *b, html_chart *c, const html_xy *xy, const char *name,
                                   html_series_style style, const char *why_empty) {
     if (xy->n == 0) {
@@ -353,8 +353,8 @@ static int html_section_sweep(rpt_buf *b, const smfw_results *r, const char *out
 /* Render the whole page (exposed to the unit test through #include). */
 static smfw_status html_reporter_render(const html_reporter *self, const smfw_results *r,
                                         const char *output_dir, rpt_buf *b, smfw_error *err) {
-    const smfw_run_info *in = &r->info;
-    const char *name = in->run_name ? in->run_name : in->target ? in->target : "results";
+    char name[256];
+    rpt_run_title(r, name, sizeof name);
     rpt_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                     "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
                     "style-src 'unsafe-inline'\">\n"

@@ -187,17 +187,15 @@ static void markdown_files(const markdown_reporter *self, const char *dir, rpt_b
 /* Render the whole page (exposed to the unit test through #include). */
 static smfw_status markdown_reporter_render(const markdown_reporter *self, const smfw_results *r,
                                             const char *dir, rpt_buf *b, smfw_error *err) {
-    const smfw_run_info *in = &r->info;
-    rpt_buf_printf(b, "# smfw benchmark: %s\n\n",
-                   in->run_name ? in->run_name
-                   : in->target ? in->target
-                                : "results");
+    char title[256];
+    rpt_run_title(r, title, sizeof title);
+    rpt_buf_printf(b, "# smfw benchmark: %s\n\n", title);
 
     rpt_kv header[RPT_HEADER_MAX];
     size_t nh = rpt_run_header(r, header);
     markdown_table t;
     markdown_table_init(&t, 2, "ll");
-    markdown_table_row(&t, (const char *const[]){"Run", ""});
+    markdown_table_row(&t, (const char *const[]){"Run", "Details"});
     for (size_t i = 0; i < nh; i++)
         markdown_table_row(&t, (const char *const[]){header[i].key, header[i].value});
     markdown_table_print(&t, b);
