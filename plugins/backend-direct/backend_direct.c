@@ -1,0 +1,563 @@
+/*
+ * backend_direct.c - the "direct" backend plugin: smfw's own load generator.
+ *
+ * create() resolves and validates every setting (fail fast); run() builds the
+ * payloads, writes inputs.json, runs the warm-up and profiling phases on the
+ * engine while streaming records to profile_export.jsonl and texts to
+ * outputs.json, then computes AIPerf's aggregates, checks itself, explains
+ * failures, and writes benchmark_summary.txt (and failure_reason.txt when
+ * the validity gate trips).
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include <smfw/backend.h>
+#include <smfw/log.h>
+#include <smfw/plugin.h>
+
+#include "diagnose.h"
+#include "engine.h"
+#include "mock_launcher.h"
+#include "options.h"
+#include "outputs.h"
+#include "payload.h"
+#include "selfcheck.h"
+
+#define S SMFW_SETTING_STRING
+#define B SMFW_SETTING_BOOL
+#define L SMFW_SETTING_LIST
+#define T SMFW_SETTING_DURATION
+#define P SMFW_SETTING_PATH
+
+static const smfw_setting_decl direct_settings[] = {
+    {"path", S, NULL,
+     "HTTP route appended to --url (default per endpoint type: /v1/chat/completions, "
+     "/v1/completions, /v1/embeddings, /generate_stream)",
+     "endpoint-path", NULL, 0, "PATH"},
+    {"template", P, NULL,
+     "payload template for --endpoint-type template: JSON with {{prompt}}, {{max_tokens}}, "
+     "{{model}}, {{stream}} placeholders",
+     "template", NULL, 0, "FILE"},
+    {"response_field", S, "generated_text",
+     "template: dotted path of the generated text in each response message (e.g. "
+     "choices.0.text, 0.generated_text)",
+     "response-field", NULL, 0, "PATH"},
+    {"max_tokens_field", S, "max_completion_tokens",
+     "chat: name of the output budget field (max_completion_tokens or max_tokens)",
+     "max-tokens-field", NULL, 0, "NAME"},
+    {"include_usage", B, "true",
+     "streaming chat/completions: send stream_options.include_usage so the server reports token "
+     "counts",
+     "include-usage", NULL, 0, NULL},
+    {"save_outputs", B, "true", "write every generated text to outputs.json", "save-outputs", NULL,
+     0, NULL},
+    {"late_threshold", T, "1ms",
+     "self-check: a send later than this after its scheduled time counts as late", "late-threshold",
+     NULL, 0, "TIME"},
+    {"connect_timeout", T, "10s", "TCP/TLS connection timeout per request", "connect-timeout", NULL,
+     0, "TIME"},
+    {"mock_binary", P, NULL,
+     "smfw-mock program for --endpoint mock (default: next to smfw, the build tree, PATH)",
+     "mock-binary", "SMFW_MOCK", 0, "FILE"},
+    {"mock_args", L, NULL, "extra smfw-mock options for --endpoint mock (e.g. --ttft-ms=50)",
+     "mock-arg", NULL, 0, "ARG"},
+    SMFW_SETTINGS_END};
+
+typedef struct direct_backend {
+    direct_options opt;
+} direct_backend;
+
+static smfw_status direct_create(const smfw_settings *settings, const smfw_config *config,
+                                 void **ctx, smfw_error *err) {
+    direct_backend *b = calloc(1, sizeof *b);
+    if (!b) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    smfw_status st = direct_options_load(settings, config, &b->opt, err);
+    if (st != SMFW_OK) {
+        direct_options_free(&b->opt);
+        free(b);
+        return st;
+    }
+    *ctx = b;
+    return SMFW_OK;
+}
+
+static void direct_destroy(void *ctx) {
+    direct_backend *b = ctx;
+    if (!b) return;
+    direct_options_free(&b->opt);
+    free(b);
+}
+
+static smfw_status direct_control(void *ctx, int op, void *arg) {
+    (void)ctx;
+    if (op == SMFW_BACKEND_CTL_NEEDS_PROMPTS) {
+        *(int *)arg = 0; /* we need prompts */
+        return SMFW_OK;
+    }
+    return SMFW_ERR_UNSUPPORTED;
+}
+
+/* ---- payloads ---------------------------------------------------------------- */
+
+static smfw_status build_payloads(const direct_options *o, const smfw_prompt_set *ps,
+                                  direct_payload **out, json_t **inputs, smfw_error *err) {
+    direct_payload *p = calloc(ps->count, sizeof *p);
+    json_t *data = json_array();
+    if (!p || !data) {
+        free(p);
+        json_decref(data);
+        return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    }
+    direct_payload_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.type = o->endpoint_type;
+    cfg.model = o->model;
+    cfg.streaming = o->streaming;
+    cfg.include_usage = o->include_usage;
+    cfg.use_max_tokens = o->use_max_tokens;
+    cfg.template_text = o->template_text;
+    cfg.extra = (const char *const *)o->extra;
+    cfg.n_extra = o->n_extra;
+    direct_rng rng;
+    direct_rng_seed(&rng, o->seed, 0xB0D9);
+    smfw_status st = SMFW_OK;
+    for (size_t i = 0; i < ps->count && st == SMFW_OK; i++) {
+        const smfw_prompt *pr = &ps->prompts[i];
+        int64_t budget = pr->output_length;
+        if (budget <= 0 && o->output_tokens_mean > 0)
+            budget = (int64_t)ceil(
+                direct_rng_normal(&rng, o->output_tokens_mean, o->output_tokens_stddev));
+        if (budget < 1 && o->output_tokens_mean > 0) budget = 1;
+        json_t *body = NULL;
+        st =
+            direct_payload_build_json(&cfg, pr->text ? pr->text : "", pr->role, budget, &body, err);
+        if (st != SMFW_OK) break;
+        st = direct_payload_fill(&p[i], body, budget, err);
+        p[i].input_tokens =
+            pr->input_tokens >= 0 ? pr->input_tokens : smfw_estimate_tokens(pr->text, pr->text_len);
+        p[i].turn_index = pr->turn_index;
+        if (pr->session_id && *pr->session_id)
+            snprintf(p[i].conversation_id, sizeof p[i].conversation_id, "%s", pr->session_id);
+        else
+            direct_uuid4(&rng, p[i].conversation_id);
+        json_t *entry = json_object(), *payloads = json_array();
+        json_array_append_new(payloads, body);
+        json_object_set_new(entry, "session_id", json_string(p[i].conversation_id));
+        json_object_set_new(entry, "payloads", payloads);
+        json_array_append_new(data, entry);
+    }
+    if (st != SMFW_OK) {
+        for (size_t i = 0; i < ps->count; i++) direct_payload_clear(&p[i]);
+        free(p);
+        json_decref(data);
+        return st;
+    }
+    *out = p;
+    *inputs = data;
+    return SMFW_OK;
+}
+
+/* ---- run loop ------------------------------------------------------------------ */
+
+#define TTFT_RING 512
+
+typedef struct run_state {
+    direct_engine *eng;
+    smfw_run_context *run;
+    direct_outputs outputs;
+    const char *phase_name;
+    int64_t total;
+    double total_s;
+    int64_t start_ns;
+    double ttft_ring[TTFT_RING];
+    size_t ttft_n, ttft_pos;
+    int64_t done_hist[32]; /* done counts at 100 ms ticks for the recent rate */
+    int64_t hist_ns[32];
+    size_t hist_pos, hist_n;
+    int64_t last_progress_ns;
+    int64_t valid, errors, used_usage, chunks, estimated;
+    int64_t skew_s;
+    int cancel_seen;
+    smfw_status add_status;
+    smfw_error add_err;
+} run_state;
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void progress_tick(run_state *rs, int force) {
+    int64_t now = direct_mono_ns();
+    if (!force && now - rs->last_progress_ns < 100000000LL) return;
+    rs->last_progress_ns = now;
+    int64_t done = atomic_load(&rs->eng->done);
+    rs->done_hist[rs->hist_pos] = done;
+    rs->hist_ns[rs->hist_pos] = now;
+    rs->hist_pos = (rs->hist_pos + 1) % 32;
+    if (rs->hist_n < 32) rs->hist_n++;
+    if (!rs->run->progress) return;
+    smfw_progress p;
+    memset(&p, 0, sizeof p);
+    p.size = sizeof p;
+    p.phase = rs->phase_name;
+    p.done = done;
+    p.total = rs->total;
+    p.errors = atomic_load(&rs->eng->errors);
+    p.in_flight = atomic_load(&rs->eng->in_flight);
+    p.elapsed_s = (double)(now - rs->start_ns) / 1e9;
+    p.total_s = rs->total_s;
+    size_t oldest = rs->hist_n < 32 ? 0 : rs->hist_pos;
+    double dt = (double)(now - rs->hist_ns[oldest]) / 1e9;
+    p.requests_per_s = dt > 0 ? (double)(done - rs->done_hist[oldest]) / dt : 0;
+    p.ttft_p50_ms = -1;
+    if (rs->ttft_n) {
+        double tmp[TTFT_RING];
+        memcpy(tmp, rs->ttft_ring, rs->ttft_n * sizeof *tmp);
+        qsort(tmp, rs->ttft_n, sizeof *tmp, cmp_double);
+        p.ttft_p50_ms = smfw_percentile_linear(tmp, rs->ttft_n, 50);
+    }
+    rs->run->progress(rs->run->progress_user, &p);
+}
+
+static void drain(run_state *rs, int wait_ms) {
+    direct_completion *c = NULL;
+    size_t n = direct_engine_take(rs->eng, &c, wait_ms);
+    for (size_t i = 0; i < n; i++) {
+        direct_completion *x = &c[i];
+        if (!x->warmup) {
+            if (x->ttft_ms >= 0) {
+                rs->ttft_ring[rs->ttft_pos] = x->ttft_ms;
+                rs->ttft_pos = (rs->ttft_pos + 1) % TTFT_RING;
+                if (rs->ttft_n < TTFT_RING) rs->ttft_n++;
+            }
+            if (x->server_skew_s != INT64_MIN) rs->skew_s = x->server_skew_s;
+            if (x->is_error) {
+                rs->errors++;
+            } else {
+                rs->valid++;
+                if (x->used_usage)
+                    rs->used_usage++;
+                else if (x->estimated)
+                    rs->estimated++;
+                else
+                    rs->chunks++;
+            }
+            direct_outputs_add(&rs->outputs, &x->rec, x->text, x->reasoning);
+            smfw_error e;
+            smfw_status st = smfw_results_add_record(rs->run->results, &x->rec, &e);
+            if (st != SMFW_OK && rs->add_status == SMFW_OK) {
+                rs->add_status = st;
+                rs->add_err = e;
+            }
+        }
+        direct_completion_clear(x);
+    }
+    free(c);
+}
+
+static void watch_cancel(run_state *rs) {
+    volatile sig_atomic_t *cancel = rs->run->cancel;
+    if (!cancel) return;
+    int c = *cancel;
+    if (c >= SMFW_CANCEL_STOP && rs->cancel_seen < SMFW_CANCEL_STOP) {
+        atomic_store(&rs->eng->user_cancelled, 1);
+        atomic_store(&rs->eng->stop_issuing, 1);
+        rs->cancel_seen = SMFW_CANCEL_STOP;
+        if (!rs->run->quiet)
+            SMFW_LOG_WARN("direct",
+                          "interrupted: no new requests; waiting up to %.0f s for those in flight "
+                          "(Ctrl-C again to abort them)",
+                          rs->eng->opt->grace_s);
+    }
+    if (c >= SMFW_CANCEL_ABORT && rs->cancel_seen < SMFW_CANCEL_ABORT) {
+        atomic_store(&rs->eng->abort_all, 1);
+        rs->cancel_seen = SMFW_CANCEL_ABORT;
+    }
+}
+
+static smfw_status run_phase(run_state *rs, direct_phase phase, int64_t count, double duration_s,
+                             double grace_s, smfw_error *err) {
+    rs->phase_name = phase == DIRECT_PHASE_WARMUP ? "warmup" : "profiling";
+    rs->total = count > 0 ? count : -1;
+    rs->total_s = duration_s;
+    rs->start_ns = direct_mono_ns();
+    rs->hist_n = rs->hist_pos = 0;
+    smfw_status st = direct_engine_start_phase(rs->eng, phase, count, duration_s, grace_s, err);
+    while (atomic_load(&rs->eng->workers_running) > 0) {
+        watch_cancel(rs);
+        drain(rs, 100);
+        progress_tick(rs, 0);
+    }
+    direct_engine_join_phase(rs->eng);
+    drain(rs, 0);
+    progress_tick(rs, 1);
+    return st;
+}
+
+/* ---- results metadata ------------------------------------------------------------ */
+
+static void fill_info(smfw_results *r, const direct_options *o, const direct_engine *eng) {
+    smfw_run_info *in = &r->info;
+    char target[1024];
+    if (o->transport == DIRECT_TRANSPORT_HTTP) {
+        snprintf(target, sizeof target, "OpenAI-compatible server %s", eng->tr.url);
+        smfw_results_set_string(&in->url, eng->tr.url);
+    } else {
+        snprintf(target, sizeof target, "SageMaker endpoint %s%s%s in %s%s",
+                 o->mock ? "mock (local smfw-mock)" : o->endpoint,
+                 o->inference_component ? ", inference component " : "",
+                 o->inference_component ? o->inference_component : "", eng->tr.region,
+                 o->streaming ? " (InvokeEndpointWithResponseStream)" : " (InvokeEndpoint)");
+        smfw_results_set_string(&in->endpoint_name, o->endpoint);
+        smfw_results_set_string(&in->inference_component, o->inference_component);
+        smfw_results_set_string(&in->region, eng->tr.region);
+        smfw_results_set_string(&in->url, eng->tr.url);
+    }
+    smfw_results_set_string(&in->backend, "direct");
+    smfw_results_set_string(&in->target, target);
+    smfw_results_set_string(&in->model, o->model);
+    smfw_results_set_string(&in->endpoint_type, direct_endpoint_type_name(o->endpoint_type));
+    in->streaming = o->streaming;
+    in->concurrency = o->arrival == DIRECT_ARRIVAL_CLOSED ? o->concurrency : o->max_concurrency;
+    in->request_rate = o->request_rate;
+    in->request_count_target = o->request_count;
+    in->max_error_rate = o->max_error_rate;
+    if (!in->smfw_version) smfw_results_set_string(&in->smfw_version, SMFW_VERSION_STRING);
+    char ver[96];
+    snprintf(ver, sizeof ver, "smfw-%s (aiperf-0.5.0 compatible)", SMFW_VERSION_STRING);
+    smfw_results_set_string(&in->aiperf_version, ver);
+    if (!in->schema_version) smfw_results_set_string(&in->schema_version, "1.0");
+    if (!in->benchmark_id) {
+        direct_rng rng;
+        direct_rng_seed(&rng, (uint64_t)direct_wall_ns(), 17);
+        char id[40];
+        direct_uuid4(&rng, id);
+        smfw_results_set_string(&in->benchmark_id, id);
+    }
+}
+
+static json_t *input_config_json(const direct_options *o, const direct_engine *eng) {
+    json_t *ic = json_object(), *ep = json_object(), *lg = json_object(), *input = json_object();
+    json_t *models = json_array();
+    if (o->model) json_array_append_new(models, json_string(o->model));
+    json_object_set_new(ep, "model_names", models);
+    json_object_set_new(ep, "type", json_string(direct_endpoint_type_name(o->endpoint_type)));
+    json_object_set_new(ep, "streaming", json_boolean(o->streaming));
+    json_object_set_new(ep, "url", json_string(eng->tr.url));
+    json_object_set_new(ic, "endpoint", ep);
+    if (o->n_extra) {
+        json_t *extra = json_array();
+        for (size_t i = 0; i < o->n_extra; i++) {
+            const char *c = strchr(o->extra[i], ':');
+            json_t *pair = json_array();
+            json_array_append_new(pair, json_stringn(o->extra[i], (size_t)(c - o->extra[i])));
+            json_error_t je;
+            json_t *v = json_loads(c + 1, JSON_DECODE_ANY, &je);
+            json_array_append_new(pair, v ? v : json_string(c + 1));
+            json_array_append_new(extra, pair);
+        }
+        json_object_set_new(input, "extra", extra);
+    }
+    json_object_set_new(input, "random_seed", json_integer((json_int_t)o->seed));
+    json_object_set_new(ic, "input", input);
+    if (o->arrival == DIRECT_ARRIVAL_CLOSED) {
+        json_object_set_new(lg, "concurrency", json_integer(o->concurrency));
+        json_object_set_new(lg, "arrival_pattern", json_string("concurrency_burst"));
+    } else {
+        json_object_set_new(lg, "request_rate", json_real(o->request_rate));
+        json_object_set_new(
+            lg, "arrival_pattern",
+            json_string(o->arrival == DIRECT_ARRIVAL_POISSON ? "poisson" : "constant"));
+        if (o->max_concurrency)
+            json_object_set_new(lg, "concurrency", json_integer(o->max_concurrency));
+    }
+    if (o->request_count) json_object_set_new(lg, "request_count", json_integer(o->request_count));
+    if (o->duration_s > 0) json_object_set_new(lg, "benchmark_duration", json_real(o->duration_s));
+    if (o->warmup_request_count)
+        json_object_set_new(lg, "warmup_request_count", json_integer(o->warmup_request_count));
+    json_object_set_new(ic, "loadgen", lg);
+    return ic;
+}
+
+static void set_json_string(char **field, json_t *v) {
+    char *text = json_dumps(v, JSON_COMPACT);
+    smfw_results_set_string(field, text);
+    free(text);
+}
+
+/* ---- run ------------------------------------------------------------------------- */
+
+static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err) {
+    direct_backend *b = ctx;
+    direct_options *o = &b->opt;
+    smfw_results *results = run->results;
+    if (!run->prompts || run->prompts->count == 0)
+        return smfw_error_set(err, SMFW_ERR_CONFIG, "the direct backend needs prompts");
+    if (run->dry_run) {
+        SMFW_LOG_INFO("direct", "dry run: would send %lld requests to %s",
+                      (long long)o->request_count, o->url ? o->url : o->endpoint);
+        return SMFW_OK;
+    }
+    direct_mock mock;
+    memset(&mock, 0, sizeof mock);
+    mock.pid = -1;
+    mock.out_fd = -1;
+    direct_payload *payloads = NULL;
+    json_t *inputs = NULL;
+    direct_engine *eng = calloc(1, sizeof *eng);
+    run_state *rs = calloc(1, sizeof *rs);
+    direct_hints hints;
+    memset(&hints, 0, sizeof hints);
+    char *self_json = NULL;
+    smfw_status st = SMFW_OK;
+    char path[4096];
+    if (!eng || !rs) {
+        st = smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+
+    if (o->mock) {
+        st = direct_mock_start(&mock, o->mock_binary, o->mock_args, o->n_mock_args, err);
+        if (st != SMFW_OK) goto out;
+        free(o->endpoint_url);
+        o->endpoint_url = strdup(mock.url);
+        if (!o->region) o->region = strdup("us-east-1");
+        SMFW_LOG_INFO("direct", "started smfw-mock at %s", mock.url);
+    }
+    st = build_payloads(o, run->prompts, &payloads, &inputs, err);
+    if (st != SMFW_OK) goto out;
+    st = direct_write_inputs_json(run->output_dir, inputs, err);
+    if (st != SMFW_OK) goto out;
+    st = direct_engine_init(eng, o, payloads, run->prompts->count, run->cancel, err);
+    if (st != SMFW_OK) goto out;
+    if (o->mock) {
+        st = direct_sagemaker_set_explicit_credentials(&eng->tr, mock.access_key_id,
+                                                       mock.secret_access_key, err);
+        if (st != SMFW_OK) goto out;
+    }
+    fill_info(results, o, eng);
+    {
+        json_t *ic = input_config_json(o, eng);
+        set_json_string(&results->info.input_config_json, ic);
+        json_decref(ic);
+    }
+    snprintf(path, sizeof path, "%s/profile_export.jsonl", run->output_dir);
+    st = smfw_results_open_jsonl(results, path, err);
+    if (st != SMFW_OK) goto out;
+    rs->eng = eng;
+    rs->run = run;
+    rs->skew_s = INT64_MIN;
+    st = direct_outputs_open(&rs->outputs, run->output_dir, err);
+    if (st != SMFW_OK) goto out;
+
+    /* Warm-up: same load shape, results discarded, wait for all of it. */
+    if (o->warmup_request_count > 0 || o->warmup_duration_s > 0) {
+        st = run_phase(rs, DIRECT_PHASE_WARMUP, o->warmup_request_count, o->warmup_duration_s, 1e6,
+                       err);
+        if (st != SMFW_OK) goto out;
+        eng->prompt_offset = atomic_load(&eng->issued);
+    }
+    double cpu0 = direct_process_cpu_s();
+    int64_t t0 = direct_mono_ns();
+    results->info.start_wall_ns = direct_wall_ns();
+    if (!(run->cancel && *run->cancel)) {
+        st =
+            run_phase(rs, DIRECT_PHASE_PROFILING, o->request_count, o->duration_s, o->grace_s, err);
+        if (st != SMFW_OK) goto out;
+    }
+    results->info.end_wall_ns = direct_wall_ns();
+    double wall_s = (double)(direct_mono_ns() - t0) / 1e9;
+    double cpu_s = direct_process_cpu_s() - cpu0;
+    results->info.was_cancelled = rs->cancel_seen != 0;
+    smfw_error e2;
+    direct_outputs_close(&rs->outputs, &e2);
+    smfw_results_close_jsonl(results, &e2);
+    if (rs->add_status != SMFW_OK) {
+        st = rs->add_status;
+        *err = rs->add_err;
+        goto out;
+    }
+    results->records_complete = 1;
+    const char *src = rs->used_usage && !rs->chunks && !rs->estimated   ? "server_usage"
+                      : rs->chunks && !rs->used_usage && !rs->estimated ? "content_chunks"
+                      : rs->estimated && !rs->used_usage && !rs->chunks ? "estimated"
+                      : rs->valid                                       ? "mixed"
+                                                                        : NULL;
+    smfw_results_set_string(&results->info.token_count_source, src);
+
+    /* Self-check. */
+    direct_selfcheck sc;
+    direct_selfcheck_collect(eng, wall_s, cpu_s, rs->valid + rs->errors, &sc);
+    self_json = direct_selfcheck_json(&sc);
+    {
+        json_t *obj = json_object();
+        json_error_t je;
+        json_t *client = self_json ? json_loads(self_json, 0, &je) : NULL;
+        if (client) json_object_set_new(obj, "client", client);
+        if (src) json_object_set_new(obj, "token_count_source", json_string(src));
+        if (rs->skew_s != INT64_MIN)
+            json_object_set_new(obj, "server_clock_skew_seconds", json_integer(rs->skew_s));
+        set_json_string(&results->info.smfw_json, obj);
+        json_decref(obj);
+    }
+    if (sc.warning[0]) SMFW_LOG_WARN("direct", "client self-check: %s", sc.warning);
+
+    st = smfw_results_compute(results, o->slos, o->n_slos, err);
+    if (st != SMFW_OK && st != SMFW_ERR_VALIDITY) goto out;
+    smfw_status gate = results->info.gate_tripped ? SMFW_ERR_VALIDITY : SMFW_OK;
+
+    direct_diagnose(results, o, eng->tr.region, rs->skew_s,
+                    o->mock ? "smfw-mock" : (eng->tr.aws ? "the AWS provider chain" : NULL),
+                    &hints);
+    for (size_t i = 0; i < hints.n; i++) SMFW_LOG_WARN("direct", "%s", hints.lines[i]);
+    st = direct_write_summary(run->output_dir, results, o, (const char *const *)hints.lines,
+                              hints.n, sc.summary, err);
+    if (st != SMFW_OK) goto out;
+    if (gate == SMFW_ERR_VALIDITY) {
+        st = direct_write_failure_reason(run->output_dir, results, err);
+        if (st != SMFW_OK) goto out;
+        char *why = direct_failure_reason_text(results);
+        if (!results->info.failure_reason)
+            smfw_results_set_string(&results->info.failure_reason, why);
+        smfw_error_set(err, SMFW_ERR_VALIDITY, "%s", why ? why : "validity gate tripped");
+        free(why);
+    }
+    if (results->info.was_cancelled) {
+        st = smfw_error_set(err, SMFW_ERR_CANCELLED,
+                            "interrupted: results of the %lld finished requests were written",
+                            (long long)(rs->valid + rs->errors));
+    } else {
+        st = gate;
+    }
+out:
+    if (rs && rs->outputs.f) {
+        smfw_error e3;
+        direct_outputs_close(&rs->outputs, &e3);
+    }
+    if (eng) direct_engine_free(eng);
+    if (o->mock) direct_mock_stop(&mock);
+    if (payloads) {
+        for (size_t i = 0; i < run->prompts->count; i++) direct_payload_clear(&payloads[i]);
+        free(payloads);
+    }
+    json_decref(inputs);
+    direct_hints_free(&hints);
+    free(self_json);
+    free(eng);
+    free(rs);
+    return st;
+}
+
+static const smfw_backend_ops direct_ops = {sizeof(smfw_backend_ops), direct_create, direct_run,
+                                            direct_destroy, direct_control};
+
+SMFW_PLUGIN_DEFINE(smfw_backend_direct, SMFW_PLUGIN_BACKEND, "direct", SMFW_VERSION_STRING,
+                   "smfw's own load generator: SageMaker Runtime (SigV4, event stream) or any "
+                   "OpenAI-compatible server, AIPerf's metrics",
+                   direct_settings, &direct_ops)

@@ -1,0 +1,683 @@
+/*
+ * engine.c - worker threads and their event loops (see engine.h).
+ */
+#include "engine.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/random.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <smfw/log.h>
+
+#define DIRECT_NO_DEADLINE INT64_MAX
+
+int64_t direct_mono_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int64_t direct_wall_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* ---- lag histogram ------------------------------------------------------- */
+
+void direct_lag_add(direct_lag_hist *h, int64_t ns) {
+    if (ns < 0) ns = 0;
+    size_t b;
+    int64_t us = ns / 1000;
+    if (us < 1000)
+        b = (size_t)us;
+    else if (us < 100000)
+        b = 1000 + (size_t)((us - 1000) / 100);
+    else
+        b = DIRECT_LAG_BUCKETS - 1;
+    if (b >= DIRECT_LAG_BUCKETS) b = DIRECT_LAG_BUCKETS - 1;
+    h->counts[b]++;
+    h->n++;
+    h->sum_ns += (double)ns;
+    if (ns > h->max_ns) h->max_ns = ns;
+}
+
+double direct_lag_percentile(const direct_lag_hist *h, double p) {
+    if (h->n == 0) return 0;
+    uint64_t want = (uint64_t)((double)h->n * p / 100.0);
+    if (want >= h->n) want = h->n - 1;
+    uint64_t seen = 0;
+    for (size_t b = 0; b < DIRECT_LAG_BUCKETS; b++) {
+        seen += h->counts[b];
+        if (seen > want) {
+            double upper_us;
+            if (b < 1000)
+                upper_us = (double)(b + 1);
+            else if (b < DIRECT_LAG_BUCKETS - 1)
+                upper_us = 1000.0 + (double)(b - 1000 + 1) * 100.0;
+            else
+                return (double)h->max_ns;
+            double v = upper_us * 1000.0;
+            return v < (double)h->max_ns ? v : (double)h->max_ns;
+        }
+    }
+    return (double)h->max_ns;
+}
+
+void direct_lag_merge(direct_lag_hist *into, const direct_lag_hist *from) {
+    for (size_t b = 0; b < DIRECT_LAG_BUCKETS; b++) into->counts[b] += from->counts[b];
+    into->n += from->n;
+    into->sum_ns += from->sum_ns;
+    if (from->max_ns > into->max_ns) into->max_ns = from->max_ns;
+}
+
+/* ---- curl callbacks ------------------------------------------------------ */
+
+static int sock_cb(CURL *e, curl_socket_t fd, int what, void *userp, void *socketp) {
+    (void)e;
+    direct_worker *w = userp;
+    if (what == CURL_POLL_REMOVE) {
+        epoll_ctl(w->epfd, EPOLL_CTL_DEL, fd, NULL);
+        curl_multi_assign(w->multi, fd, NULL);
+        return 0;
+    }
+    struct epoll_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.data.fd = fd;
+    if (what & CURL_POLL_IN) ev.events |= EPOLLIN;
+    if (what & CURL_POLL_OUT) ev.events |= EPOLLOUT;
+    int op = socketp ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+    if (epoll_ctl(w->epfd, op, fd, &ev) != 0) {
+        /* The fd may have been closed and reused behind our back. */
+        op = (op == EPOLL_CTL_ADD) ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+        epoll_ctl(w->epfd, op, fd, &ev);
+    }
+    if (!socketp) curl_multi_assign(w->multi, fd, (void *)1);
+    return 0;
+}
+
+static int timer_cb(CURLM *m, long timeout_ms, void *userp) {
+    (void)m;
+    direct_worker *w = userp;
+    w->curl_deadline =
+        timeout_ms < 0 ? DIRECT_NO_DEADLINE : direct_mono_ns() + (int64_t)timeout_ms * 1000000LL;
+    return 0;
+}
+
+static void socket_action(direct_worker *w, curl_socket_t fd, int flags) {
+    int running = 0;
+    w->action_seq++; /* every read inside this call shares one timestamp */
+    curl_multi_socket_action(w->multi, fd, flags, &running);
+}
+
+/* ---- slots --------------------------------------------------------------- */
+
+static direct_slot *slot_new(direct_worker *w) {
+    direct_engine *eng = w->eng;
+    const direct_options *o = eng->opt;
+    direct_slot *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->w = w;
+    s->easy = curl_easy_init();
+    if (!s->easy) {
+        free(s);
+        return NULL;
+    }
+    CURL *e = s->easy;
+    curl_easy_setopt(e, CURLOPT_URL, eng->tr.url);
+    curl_easy_setopt(e, CURLOPT_POST, 1L);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, direct_response_write_cb);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, s);
+    curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, direct_response_header_cb);
+    curl_easy_setopt(e, CURLOPT_HEADERDATA, s);
+    curl_easy_setopt(e, CURLOPT_PRIVATE, s);
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
+    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, s->errbuf);
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(o->request_timeout_s * 1000.0));
+    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)(o->connect_timeout_s * 1000.0));
+    curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
+    if (o->ca_bundle) curl_easy_setopt(e, CURLOPT_CAINFO, o->ca_bundle);
+    smfw_eventstream_decoder_init(&s->es, NULL);
+    s->es_ready = 1;
+    /* Pre-size the buffers so steady state never allocates. */
+    dbuf_reserve(&s->sse.buf, 16384);
+    dbuf_reserve(&s->lines.buf, 16384);
+    dbuf_reserve(&s->body, 16384);
+    dbuf_reserve(&s->acc.text, 4096);
+    s->lines.strict_utf8 = (eng->tr.kind == DIRECT_TRANSPORT_SAGEMAKER);
+    s->acc.content_ns = malloc(1024 * sizeof *s->acc.content_ns);
+    s->acc.cap_content = s->acc.content_ns ? 1024 : 0;
+    return s;
+}
+
+static void slot_free(direct_slot *s) {
+    if (!s) return;
+    if (s->easy) curl_easy_cleanup(s->easy);
+    curl_slist_free_all(s->headers);
+    direct_sse_free(&s->sse);
+    direct_lines_free(&s->lines);
+    if (s->es_ready) smfw_eventstream_decoder_cleanup(&s->es);
+    dbuf_free(&s->body);
+    direct_acc_free(&s->acc);
+    free(s);
+}
+
+/* A free slot, growing the pool up to max_slots; NULL when at the cap. */
+static direct_slot *slot_acquire(direct_worker *w) {
+    for (size_t i = 0; i < w->n_slots; i++)
+        if (!w->slots[i]->busy) return w->slots[i];
+    if (w->n_slots >= w->max_slots) return NULL;
+    direct_slot *s = slot_new(w);
+    if (!s) return NULL;
+    w->slots[w->n_slots++] = s;
+    w->slot_growths++;
+    return s;
+}
+
+/* ---- completions ---------------------------------------------------------- */
+
+void direct_completion_clear(direct_completion *c) {
+    smfw_record_clear(&c->rec);
+    free(c->text);
+    free(c->reasoning);
+    memset(c, 0, sizeof *c);
+}
+
+static void push_completion(direct_engine *eng, direct_completion *c) {
+    pthread_mutex_lock(&eng->qlock);
+    if (eng->qlen == eng->qcap) {
+        size_t cap = eng->qcap ? eng->qcap * 2 : 256;
+        direct_completion *q = realloc(eng->queue, cap * sizeof *q);
+        if (!q) {
+            pthread_mutex_unlock(&eng->qlock);
+            direct_completion_clear(c);
+            return;
+        }
+        eng->queue = q;
+        eng->qcap = cap;
+    }
+    eng->queue[eng->qlen++] = *c;
+    pthread_cond_signal(&eng->qcond);
+    pthread_mutex_unlock(&eng->qlock);
+    memset(c, 0, sizeof *c);
+}
+
+size_t direct_engine_take(direct_engine *eng, direct_completion **out, int wait_ms) {
+    pthread_mutex_lock(&eng->qlock);
+    if (eng->qlen == 0 && wait_ms > 0 && atomic_load(&eng->workers_running) > 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += (long)wait_ms * 1000000L;
+        ts.tv_sec += ts.tv_nsec / 1000000000L;
+        ts.tv_nsec %= 1000000000L;
+        pthread_cond_timedwait(&eng->qcond, &eng->qlock, &ts);
+    }
+    size_t n = eng->qlen;
+    *out = eng->queue;
+    eng->queue = NULL;
+    eng->qlen = eng->qcap = 0;
+    pthread_mutex_unlock(&eng->qlock);
+    return n;
+}
+
+/* ---- requests -------------------------------------------------------------- */
+
+static void finish_slot(direct_worker *w, direct_slot *s, CURLcode rc, int cancelled) {
+    direct_engine *eng = w->eng;
+    int64_t now = direct_mono_ns();
+    curl_multi_remove_handle(w->multi, s->easy);
+    s->end_ns = s->stamp ? s->stamp : now;
+    s->cancelled = cancelled;
+    if (!cancelled && rc == CURLE_OK) direct_response_finish(eng, s, s->end_ns);
+    if (s->server_date > 0) {
+        /* Clock skew (aws-wire.md §1.9): correct only when it is large. */
+        int64_t skew = s->server_date - (int64_t)(direct_wall_ns() / 1000000000LL);
+        if (skew >= 300 || skew <= -300) atomic_store(&eng->tr.clock_offset_s, skew);
+    }
+    direct_completion c;
+    if (direct_record_build(eng, s, rc, &c) == SMFW_OK) {
+        c.warmup = eng->phase == DIRECT_PHASE_WARMUP;
+        if (c.is_error) atomic_fetch_add(&eng->errors, 1);
+        push_completion(eng, &c);
+    }
+    s->busy = 0;
+    w->n_busy--;
+    atomic_fetch_sub(&eng->in_flight, 1);
+    atomic_fetch_add(&eng->done, 1);
+}
+
+static void drop_slot(direct_worker *w, direct_slot *s) {
+    curl_multi_remove_handle(w->multi, s->easy);
+    s->busy = 0;
+    w->n_busy--;
+    w->dropped_in_flight++;
+    atomic_fetch_sub(&w->eng->in_flight, 1);
+}
+
+static int start_request(direct_worker *w, direct_slot *s, int64_t index, int64_t intended) {
+    direct_engine *eng = w->eng;
+    const direct_options *o = eng->opt;
+    size_t p = (size_t)((uint64_t)(index + eng->prompt_offset) % eng->n_payloads);
+    s->index = index;
+    s->payload = &eng->payloads[p];
+    s->intended_ns = intended;
+    direct_response_reset(s);
+    direct_uuid4(&w->rng, s->request_id);
+    direct_uuid4(&w->rng, s->correlation_id);
+    curl_slist_free_all(s->headers);
+    s->headers = NULL;
+    smfw_error err;
+    smfw_error_clear(&err);
+    s->busy = 1;
+    w->n_busy++;
+    atomic_fetch_add(&eng->in_flight, 1);
+    atomic_fetch_add(&eng->issued, 1);
+    if (direct_transport_headers(&eng->tr, o, s, &s->headers, &err) != SMFW_OK) {
+        /* Cannot sign (credentials...): the request fails without being sent. */
+        s->start_wall_ns = direct_wall_ns();
+        s->start_ns = direct_mono_ns();
+        s->status = 0;
+        snprintf(s->errbuf, sizeof s->errbuf, "%s", err.message);
+        direct_acc_fail(&s->acc, SMFW_ERRCLASS_AUTH, 0, 0, "CredentialsError", "%s", err.message);
+        s->end_ns = s->start_ns;
+        direct_completion c;
+        if (direct_record_build(eng, s, CURLE_OK, &c) == SMFW_OK) {
+            c.warmup = eng->phase == DIRECT_PHASE_WARMUP;
+            atomic_fetch_add(&eng->errors, 1);
+            push_completion(eng, &c);
+        }
+        s->busy = 0;
+        w->n_busy--;
+        atomic_fetch_sub(&eng->in_flight, 1);
+        atomic_fetch_add(&eng->done, 1);
+        return -1;
+    }
+    curl_easy_setopt(s->easy, CURLOPT_POSTFIELDS, s->payload->body);
+    curl_easy_setopt(s->easy, CURLOPT_POSTFIELDSIZE, (long)s->payload->len);
+    curl_easy_setopt(s->easy, CURLOPT_HTTPHEADER, s->headers);
+    s->start_wall_ns = direct_wall_ns();
+    s->start_ns = direct_mono_ns();
+    curl_multi_add_handle(w->multi, s->easy);
+    int64_t lag = s->start_ns - intended;
+    direct_lag_add(&w->send_lag, lag);
+    w->sends++;
+    if ((double)lag > o->late_threshold_s * 1e9) w->late_sends++;
+    return 0;
+}
+
+static int claim_index(direct_engine *eng, int64_t *idx) {
+    int64_t i = atomic_fetch_add(&eng->next_index, 1);
+    if (i >= eng->index_limit) return 0;
+    *idx = i;
+    return 1;
+}
+
+static void pending_push(direct_worker *w, int64_t intended) {
+    if (w->pend_len == w->pend_cap) {
+        size_t cap = w->pend_cap ? w->pend_cap * 2 : 256;
+        direct_pending *q = malloc(cap * sizeof *q);
+        if (!q) {
+            w->dropped_arrivals++;
+            return;
+        }
+        for (size_t i = 0; i < w->pend_len; i++)
+            q[i] = w->pending[(w->pend_head + i) % w->pend_cap];
+        free(w->pending);
+        w->pending = q;
+        w->pend_head = 0;
+        w->pend_cap = cap;
+    }
+    w->pending[(w->pend_head + w->pend_len) % w->pend_cap].intended_ns = intended;
+    w->pend_len++;
+}
+
+static int64_t pending_pop(direct_worker *w) {
+    int64_t t = w->pending[w->pend_head].intended_ns;
+    w->pend_head = (w->pend_head + 1) % w->pend_cap;
+    w->pend_len--;
+    return t;
+}
+
+/* Send waiting arrivals while slots are free. Returns how many started. */
+static int start_pending(direct_worker *w) {
+    int started = 0;
+    while (w->pend_len > 0) {
+        direct_slot *s = slot_acquire(w);
+        if (!s) break;
+        int64_t idx;
+        if (!claim_index(w->eng, &idx)) {
+            w->pend_len = 0;
+            break;
+        }
+        start_request(w, s, idx, pending_pop(w));
+        started++;
+    }
+    return started;
+}
+
+static int process_done(direct_worker *w, int closed, int *exhausted) {
+    direct_engine *eng = w->eng;
+    CURLMsg *m;
+    int left, started = 0;
+    while ((m = curl_multi_info_read(w->multi, &left))) {
+        if (m->msg != CURLMSG_DONE) continue;
+        direct_slot *s = NULL;
+        CURLcode rc = m->data.result;
+        curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&s);
+        if (!s) continue;
+        finish_slot(w, s, rc, 0);
+        if (closed && !w->stop_local && !*exhausted) {
+            int64_t idx;
+            if (claim_index(eng, &idx)) {
+                start_request(w, s, idx, direct_mono_ns());
+                started++;
+            } else {
+                *exhausted = 1;
+            }
+        }
+    }
+    if (!closed && !w->stop_local) started += start_pending(w);
+    return started;
+}
+
+static void arm_timer(direct_worker *w, int64_t deadline) {
+    if (deadline == w->timer_armed) return;
+    struct itimerspec its;
+    memset(&its, 0, sizeof its);
+    if (deadline != DIRECT_NO_DEADLINE) {
+        if (deadline <= 0) deadline = 1;
+        its.it_value.tv_sec = deadline / 1000000000LL;
+        its.it_value.tv_nsec = deadline % 1000000000LL;
+    }
+    timerfd_settime(w->tfd, TFD_TIMER_ABSTIME, &its, NULL);
+    w->timer_armed = deadline;
+}
+
+static void *worker_main(void *arg) {
+    direct_worker *w = arg;
+    direct_engine *eng = w->eng;
+    const direct_options *o = eng->opt;
+    int closed = o->arrival == DIRECT_ARRIVAL_CLOSED;
+    int exhausted = 0;
+    w->stop_local = 0;
+    w->grace_deadline = DIRECT_NO_DEADLINE;
+    w->next_arrival = DIRECT_NO_DEADLINE;
+    w->pend_len = 0;
+    w->timer_armed = -1;
+    struct epoll_event evs[256];
+    int64_t woke = 0;
+    struct timespec cpu0, cpu1;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
+
+    if (closed) {
+        for (size_t i = 0; i < w->max_slots; i++) {
+            int64_t idx;
+            if (!claim_index(eng, &idx)) {
+                exhausted = 1;
+                break;
+            }
+            direct_slot *s = slot_acquire(w);
+            if (!s) break;
+            start_request(w, s, idx, eng->phase_start_ns);
+        }
+    } else {
+        direct_arrivals_init(&w->arrivals, o->arrival, o->request_rate, w->id, eng->n_workers,
+                             eng->phase_start_ns, o->seed + (uint64_t)eng->phase * 7919u);
+        w->next_arrival = direct_arrivals_next(&w->arrivals);
+    }
+    socket_action(w, CURL_SOCKET_TIMEOUT, 0);
+
+    for (;;) {
+        int64_t now = direct_mono_ns();
+        if (!w->stop_local) {
+            int user_stop = atomic_load(&eng->stop_issuing);
+            if (user_stop || now >= eng->issue_end_ns) {
+                w->stop_local = 1;
+                int64_t from = user_stop ? now : eng->issue_end_ns;
+                w->grace_deadline = from + (int64_t)(eng->grace_s * 1e9);
+                if (!user_stop && eng->issue_end_ns == DIRECT_NO_DEADLINE)
+                    w->grace_deadline = DIRECT_NO_DEADLINE;
+                w->dropped_arrivals += w->pend_len;
+                w->pend_len = 0;
+                w->next_arrival = DIRECT_NO_DEADLINE;
+            }
+        }
+        if (atomic_load(&eng->abort_all) || (w->stop_local && now >= w->grace_deadline)) {
+            int record = atomic_load(&eng->user_cancelled);
+            for (size_t i = 0; i < w->n_slots; i++) {
+                direct_slot *s = w->slots[i];
+                if (!s->busy) continue;
+                if (record)
+                    finish_slot(w, s, CURLE_ABORTED_BY_CALLBACK, 1);
+                else
+                    drop_slot(w, s); /* still in flight at the end of the grace period */
+            }
+            break;
+        }
+        int started = 0;
+        if (!closed && !w->stop_local && !exhausted) {
+            while (w->next_arrival <= now) {
+                if (w->next_arrival >= eng->issue_end_ns) break;
+                direct_lag_add(&w->timer_lag, now - w->next_arrival);
+                pending_push(w, w->next_arrival);
+                w->next_arrival = direct_arrivals_next(&w->arrivals);
+                if (eng->index_limit != DIRECT_NO_DEADLINE &&
+                    atomic_load(&eng->next_index) >= eng->index_limit) {
+                    exhausted = 1;
+                    w->next_arrival = DIRECT_NO_DEADLINE;
+                    break;
+                }
+            }
+            started += start_pending(w);
+            if (w->pend_len == 0 && eng->index_limit != DIRECT_NO_DEADLINE &&
+                atomic_load(&eng->next_index) >= eng->index_limit) {
+                exhausted = 1;
+                w->next_arrival = DIRECT_NO_DEADLINE;
+            }
+        }
+        if (started) socket_action(w, CURL_SOCKET_TIMEOUT, 0);
+        if (process_done(w, closed, &exhausted)) socket_action(w, CURL_SOCKET_TIMEOUT, 0);
+        if (w->n_busy == 0 && w->pend_len == 0 && (w->stop_local || exhausted)) break;
+
+        int64_t wake = w->curl_deadline;
+        if (w->next_arrival < wake) wake = w->next_arrival;
+        if (w->grace_deadline < wake) wake = w->grace_deadline;
+        if (!w->stop_local && eng->issue_end_ns < wake) wake = eng->issue_end_ns;
+        now = direct_mono_ns();
+        int timeout_ms = 100;
+        if (wake <= now) {
+            timeout_ms = 0;
+        } else {
+            arm_timer(w, wake);
+        }
+        if (woke) direct_lag_add(&w->loop_busy, now - woke);
+        int n = epoll_wait(w->epfd, evs, (int)(sizeof evs / sizeof evs[0]), timeout_ms);
+        woke = n > 0 ? direct_mono_ns() : 0;
+        for (int i = 0; i < n; i++) {
+            int fd = evs[i].data.fd;
+            if (fd == w->tfd) {
+                uint64_t ticks;
+                ssize_t r = read(w->tfd, &ticks, sizeof ticks);
+                (void)r;
+                w->timer_armed = -1;
+                continue;
+            }
+            int flags = 0;
+            if (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLRDHUP)) flags |= CURL_CSELECT_IN;
+            if (evs[i].events & EPOLLOUT) flags |= CURL_CSELECT_OUT;
+            if (evs[i].events & EPOLLERR) flags |= CURL_CSELECT_ERR;
+            socket_action(w, fd, flags);
+        }
+        if (w->curl_deadline <= direct_mono_ns()) socket_action(w, CURL_SOCKET_TIMEOUT, 0);
+    }
+    w->dropped_arrivals += w->pend_len;
+    w->pend_len = 0;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
+    w->cpu_s = (double)(cpu1.tv_sec - cpu0.tv_sec) + (double)(cpu1.tv_nsec - cpu0.tv_nsec) / 1e9;
+    pthread_mutex_lock(&eng->qlock);
+    atomic_fetch_sub(&eng->workers_running, 1);
+    pthread_cond_signal(&eng->qcond);
+    pthread_mutex_unlock(&eng->qlock);
+    return NULL;
+}
+
+/* ---- engine ---------------------------------------------------------------- */
+
+smfw_status direct_engine_init(direct_engine *eng, const direct_options *o,
+                               const direct_payload *payloads, size_t n_payloads,
+                               volatile sig_atomic_t *cancel, smfw_error *err) {
+    memset(eng, 0, sizeof *eng);
+    eng->opt = o;
+    eng->payloads = payloads;
+    eng->n_payloads = n_payloads;
+    eng->cancel = cancel;
+    eng->parse.type = o->endpoint_type;
+    eng->parse.response_field = o->response_field;
+    eng->parse.keep_text = 1;
+    pthread_mutex_init(&eng->qlock, NULL);
+    pthread_cond_init(&eng->qcond, NULL);
+    if (n_payloads == 0) return smfw_error_set(err, SMFW_ERR_CONFIG, "no prompts to send");
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        return smfw_error_set(err, SMFW_ERR_INTERNAL, "libcurl could not be initialised");
+    smfw_status st = direct_transport_init(&eng->tr, o, err);
+    if (st != SMFW_OK) return st;
+
+    int closed = o->arrival == DIRECT_ARRIVAL_CLOSED;
+    int64_t in_flight =
+        closed ? o->concurrency
+               : (o->max_concurrency ? o->max_concurrency : (int64_t)(o->request_rate * 2.0) + 16);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int nw =
+        o->workers ? o->workers : direct_default_workers(in_flight, o->request_rate, (int)cpus);
+    if (closed && nw > o->concurrency) nw = (int)o->concurrency;
+    if (o->max_concurrency && nw > o->max_concurrency) nw = (int)o->max_concurrency;
+    if (nw < 1) nw = 1;
+    eng->n_workers = nw;
+    eng->workers = calloc((size_t)nw, sizeof *eng->workers);
+    if (!eng->workers) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < nw; i++) {
+        direct_worker *w = &eng->workers[i];
+        w->id = i;
+        w->eng = eng;
+        w->epfd = w->tfd = -1;
+        snprintf(w->worker_name, sizeof w->worker_name, "worker_%d", i);
+        uint64_t seed = 0;
+        if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
+            seed = (uint64_t)direct_wall_ns() ^ ((uint64_t)i << 32);
+        direct_rng_seed(&w->rng, seed, (uint64_t)i); /* request ids must be unique across runs */
+        if (closed) {
+            w->max_slots = (size_t)direct_share(o->concurrency, nw, i);
+        } else if (o->max_concurrency) {
+            w->max_slots = (size_t)direct_share(o->max_concurrency, nw, i);
+        } else {
+            w->max_slots = 65536;
+        }
+        size_t prealloc = w->max_slots;
+        if (!closed && !o->max_concurrency) {
+            int64_t guess = direct_share(in_flight, nw, i);
+            prealloc = (size_t)(guess < 1024 ? guess : 1024);
+        }
+        w->slots = calloc(w->max_slots, sizeof *w->slots);
+        w->multi = curl_multi_init();
+        w->epfd = epoll_create1(EPOLL_CLOEXEC);
+        w->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+        if (!w->slots || !w->multi || w->epfd < 0 || w->tfd < 0)
+            return smfw_error_set(err, SMFW_ERR_NOMEM,
+                                  "cannot set up load worker %d (memory or file descriptors)", i);
+        struct epoll_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.events = EPOLLIN;
+        ev.data.fd = w->tfd;
+        epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->tfd, &ev);
+        curl_multi_setopt(w->multi, CURLMOPT_SOCKETFUNCTION, sock_cb);
+        curl_multi_setopt(w->multi, CURLMOPT_SOCKETDATA, w);
+        curl_multi_setopt(w->multi, CURLMOPT_TIMERFUNCTION, timer_cb);
+        curl_multi_setopt(w->multi, CURLMOPT_TIMERDATA, w);
+        curl_multi_setopt(w->multi, CURLMOPT_MAXCONNECTS, (long)(w->max_slots + 4));
+        w->curl_deadline = DIRECT_NO_DEADLINE;
+        for (size_t k = 0; k < prealloc; k++) {
+            direct_slot *s = slot_new(w);
+            if (!s)
+                return smfw_error_set(err, SMFW_ERR_NOMEM,
+                                      "cannot allocate %zu connections for worker %d", prealloc, i);
+            w->slots[w->n_slots++] = s;
+        }
+    }
+    return SMFW_OK;
+}
+
+static void reset_worker_stats(direct_worker *w) {
+    memset(&w->timer_lag, 0, sizeof w->timer_lag);
+    memset(&w->send_lag, 0, sizeof w->send_lag);
+    memset(&w->loop_busy, 0, sizeof w->loop_busy);
+    w->sends = w->late_sends = w->dropped_arrivals = w->dropped_in_flight = 0;
+}
+
+smfw_status direct_engine_start_phase(direct_engine *eng, direct_phase phase, int64_t count,
+                                      double duration_s, double grace_s, smfw_error *err) {
+    eng->phase = phase;
+    eng->phase_start_ns = direct_mono_ns();
+    eng->issue_end_ns =
+        duration_s > 0 ? eng->phase_start_ns + (int64_t)(duration_s * 1e9) : DIRECT_NO_DEADLINE;
+    eng->grace_s = grace_s;
+    atomic_store(&eng->next_index, 0);
+    eng->index_limit = count > 0 ? count : DIRECT_NO_DEADLINE;
+    atomic_store(&eng->issued, 0);
+    atomic_store(&eng->done, 0);
+    atomic_store(&eng->errors, 0);
+    atomic_store(&eng->workers_running, eng->n_workers);
+    for (int i = 0; i < eng->n_workers; i++) {
+        direct_worker *w = &eng->workers[i];
+        reset_worker_stats(w);
+        if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+            atomic_fetch_sub(&eng->workers_running, eng->n_workers - i);
+            atomic_store(&eng->abort_all, 1);
+            return smfw_error_set(err, SMFW_ERR_INTERNAL, "cannot start load worker thread %d", i);
+        }
+        w->thread_started = 1;
+    }
+    return SMFW_OK;
+}
+
+void direct_engine_join_phase(direct_engine *eng) {
+    for (int i = 0; i < eng->n_workers; i++) {
+        direct_worker *w = &eng->workers[i];
+        if (w->thread_started) pthread_join(w->thread, NULL);
+        w->thread_started = 0;
+    }
+}
+
+void direct_engine_free(direct_engine *eng) {
+    if (eng->workers) {
+        atomic_store(&eng->abort_all, 1);
+        direct_engine_join_phase(eng);
+        for (int i = 0; i < eng->n_workers; i++) {
+            direct_worker *w = &eng->workers[i];
+            for (size_t k = 0; k < w->n_slots; k++) {
+                if (w->slots[k]->busy && w->multi)
+                    curl_multi_remove_handle(w->multi, w->slots[k]->easy);
+                slot_free(w->slots[k]);
+            }
+            free(w->slots);
+            free(w->pending);
+            if (w->multi) curl_multi_cleanup(w->multi);
+            if (w->epfd >= 0) close(w->epfd);
+            if (w->tfd >= 0) close(w->tfd);
+        }
+        free(eng->workers);
+    }
+    for (size_t i = 0; i < eng->qlen; i++) direct_completion_clear(&eng->queue[i]);
+    free(eng->queue);
+    direct_transport_free(&eng->tr);
+    pthread_mutex_destroy(&eng->qlock);
+    pthread_cond_destroy(&eng->qcond);
+    memset(eng, 0, sizeof *eng);
+}

@@ -1,0 +1,318 @@
+/*
+ * options.c - resolve and validate the direct backend's settings.
+ */
+#include "options.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <smfw/log.h>
+
+#include "payload.h"
+
+char *direct_strdup(const char *s) {
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+static char *get_str(const smfw_settings *s, const char *key) {
+    const char *v = s ? smfw_settings_get(s, key) : NULL;
+    return (v && *v) ? direct_strdup(v) : NULL;
+}
+
+static char **get_list(const smfw_settings *s, const char *key, size_t *n) {
+    const char *const *items = NULL;
+    *n = s ? smfw_settings_get_list(s, key, &items) : 0;
+    if (*n == 0) return NULL;
+    char **out = calloc(*n, sizeof *out);
+    if (!out) {
+        *n = 0;
+        return NULL;
+    }
+    for (size_t i = 0; i < *n; i++) out[i] = direct_strdup(items[i]);
+    return out;
+}
+
+static void free_list(char **l, size_t n) {
+    for (size_t i = 0; i < n; i++) free(l[i]);
+    free(l);
+}
+
+static int was_set(const smfw_settings *s, const char *key) {
+    return s && smfw_settings_source(s, key, NULL, NULL) != SMFW_SOURCE_DEFAULT &&
+           smfw_settings_has(s, key);
+}
+
+static char *read_file_text(const char *path, smfw_error *err) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        smfw_error_set(err, SMFW_ERR_CONFIG, "cannot open payload template %s", path);
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (cap - len < 2) {
+            char *q = realloc(buf, cap * 2);
+            if (!q) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = q;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (!buf) {
+        smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory reading %s", path);
+        return NULL;
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+static smfw_status parse_goodput(direct_options *o, const smfw_settings *run, smfw_error *err) {
+    size_t n = 0;
+    char **items = get_list(run, "goodput", &n);
+    if (!n) return SMFW_OK;
+    /* Items may also hold several space-separated SLOs ("a:1 b:2", AIPerf's form). */
+    size_t cap = 0;
+    for (size_t i = 0; i < n; i++) cap += strlen(items[i]) / 2 + 1;
+    o->slos = calloc(cap, sizeof *o->slos);
+    smfw_status st = SMFW_OK;
+    for (size_t i = 0; i < n && st == SMFW_OK; i++) {
+        char *save = NULL;
+        for (char *tok = strtok_r(items[i], " \t", &save); tok;
+             tok = strtok_r(NULL, " \t", &save)) {
+            char *colon = strchr(tok, ':');
+            char *end = NULL;
+            if (!colon) {
+                st = smfw_error_set(err, SMFW_ERR_CONFIG, "goodput SLO \"%s\" is not tag:value",
+                                    tok);
+                break;
+            }
+            *colon = '\0';
+            int id = smfw_metric_find(tok);
+            double v = strtod(colon + 1, &end);
+            if (id < 0 || id >= SMFW_RECORD_METRICS) {
+                st = smfw_error_set(err, SMFW_ERR_CONFIG,
+                                    "goodput: unknown per-request metric \"%s\" (e.g. "
+                                    "time_to_first_token, inter_token_latency, request_latency)",
+                                    tok);
+                break;
+            }
+            if (!end || *end || end == colon + 1) {
+                st = smfw_error_set(err, SMFW_ERR_CONFIG, "goodput: bad threshold for %s", tok);
+                break;
+            }
+            o->slos[o->n_slos].metric = (smfw_metric_id)id;
+            o->slos[o->n_slos].threshold = v;
+            o->n_slos++;
+        }
+    }
+    free_list(items, n);
+    return st;
+}
+
+smfw_status direct_options_load(const smfw_settings *own, const smfw_config *config,
+                                direct_options *o, smfw_error *err) {
+    memset(o, 0, sizeof *o);
+    const smfw_settings *run = smfw_config_section(config, "run");
+    const smfw_settings *aws = smfw_config_section(config, "aws");
+    const smfw_settings *ds = smfw_config_section(config, "dataset");
+    if (!run) return smfw_error_set(err, SMFW_ERR_INTERNAL, "the core has no [run] section");
+
+    o->endpoint = get_str(run, "endpoint");
+    o->inference_component = get_str(run, "inference_component");
+    o->target_variant = get_str(run, "target_variant");
+    o->target_model = get_str(run, "target_model");
+    o->target_container_hostname = get_str(run, "target_container_hostname");
+    o->url = get_str(run, "url");
+    o->api_key = get_str(run, "api_key");
+    if (o->api_key) smfw_secret_register(o->api_key);
+    o->headers = get_list(run, "header", &o->n_headers);
+    o->model = get_str(run, "model");
+    o->extra = get_list(run, "extra_inputs", &o->n_extra);
+    o->region = get_str(aws, "region");
+    o->profile = get_str(aws, "profile");
+    o->endpoint_url = get_str(aws, "endpoint_url");
+    o->ca_bundle = get_str(aws, "ca_bundle");
+
+    o->path = get_str(own, "path");
+    o->template_path = get_str(own, "template");
+    o->response_field = get_str(own, "response_field");
+    o->mock_binary = get_str(own, "mock_binary");
+    o->mock_args = get_list(own, "mock_args", &o->n_mock_args);
+    o->include_usage = own ? smfw_settings_get_bool(own, "include_usage", 1) : 1;
+    o->save_outputs = own ? smfw_settings_get_bool(own, "save_outputs", 1) : 1;
+    o->late_threshold_s = own ? smfw_settings_get_duration(own, "late_threshold", 0.001) : 0.001;
+    o->connect_timeout_s = own ? smfw_settings_get_duration(own, "connect_timeout", 10.0) : 10.0;
+    {
+        const char *f = own ? smfw_settings_get(own, "max_tokens_field") : NULL;
+        if (!f || strcmp(f, "max_completion_tokens") == 0)
+            o->use_max_tokens = 0;
+        else if (strcmp(f, "max_tokens") == 0)
+            o->use_max_tokens = 1;
+        else
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "backend.direct.max_tokens_field must be max_completion_tokens "
+                                  "or max_tokens, not \"%s\"",
+                                  f);
+    }
+
+    /* Target and transport. */
+    if (o->url && o->endpoint)
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "give either --endpoint (SageMaker) or --url (OpenAI-compatible "
+                              "server), not both");
+    if (!o->url && !o->endpoint)
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "nothing to benchmark: give --endpoint NAME (SageMaker), --url "
+                              "http://host:port (OpenAI-compatible server) or --endpoint mock");
+    o->transport = o->url ? DIRECT_TRANSPORT_HTTP : DIRECT_TRANSPORT_SAGEMAKER;
+    o->mock = o->endpoint && strcmp(o->endpoint, "mock") == 0;
+    if (o->transport == DIRECT_TRANSPORT_HTTP && (o->inference_component || o->target_variant ||
+                                                  o->target_model || o->target_container_hostname))
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "--inference-component, --target-variant, --target-model and "
+                              "--target-container-hostname address a SageMaker endpoint; they "
+                              "cannot be used with --url");
+
+    const char *et = smfw_settings_get(run, "endpoint_type");
+    if (!et) et = "chat";
+    if (direct_endpoint_type_parse(et, &o->endpoint_type) != 0)
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "unknown endpoint type \"%s\" (chat, completions, embeddings, tgi, "
+                              "template)",
+                              et);
+    o->streaming = smfw_settings_get_bool(run, "streaming", 1);
+    if (o->endpoint_type == DIRECT_EP_EMBEDDINGS) {
+        if (o->streaming && was_set(run, "streaming"))
+            SMFW_LOG_WARN("direct", "embeddings are not streamed; running without streaming");
+        o->streaming = 0;
+    }
+    if (o->target_model && o->streaming)
+        return smfw_error_set(
+            err, SMFW_ERR_CONFIG,
+            "--target-model (multi-model endpoints) only works with "
+            "InvokeEndpoint: add --no-streaming (InvokeEndpointWithResponseStream "
+            "has no TargetModel)");
+    if (o->endpoint_type == DIRECT_EP_TEMPLATE) {
+        if (!o->template_path)
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "--endpoint-type template needs --template FILE (a JSON body "
+                                  "with {{prompt}} and {{max_tokens}} placeholders)");
+        o->template_text = read_file_text(o->template_path, err);
+        if (!o->template_text) return err ? err->status : SMFW_ERR_CONFIG;
+        if (!strstr(o->template_text, "{{prompt}}"))
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "payload template %s has no {{prompt}} placeholder",
+                                  o->template_path);
+    }
+    smfw_status st = direct_extra_inputs_check((const char *const *)o->extra, o->n_extra, err);
+    if (st != SMFW_OK) return st;
+    for (size_t i = 0; i < o->n_headers; i++) {
+        const char *c = strchr(o->headers[i], ':');
+        if (!c || c == o->headers[i])
+            return smfw_error_set(err, SMFW_ERR_CONFIG, "header \"%s\" is not \"Name: value\"",
+                                  o->headers[i]);
+    }
+
+    /* Load shape. */
+    {
+        const char *const *items = NULL;
+        size_t n = smfw_settings_get_list(run, "concurrency", &items);
+        o->concurrency = 10;
+        if (n >= 1) {
+            char *end = NULL;
+            long long c = strtoll(items[0], &end, 10);
+            if (!end || *end || c < 1)
+                return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                      "concurrency must be a positive integer, not \"%s\"",
+                                      items[0]);
+            o->concurrency = c;
+        }
+        if (n > 1)
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "the direct backend runs one concurrency at a time; use `smfw "
+                                  "sweep --concurrency %s` for a list",
+                                  smfw_settings_get(run, "concurrency"));
+    }
+    o->request_rate = smfw_settings_get_double(run, "request_rate", 0.0);
+    if (o->request_rate < 0 || isnan(o->request_rate))
+        return smfw_error_set(err, SMFW_ERR_CONFIG, "request rate must be positive");
+    o->max_concurrency = smfw_settings_get_int(run, "max_concurrency", 0);
+    if (o->max_concurrency < 0)
+        return smfw_error_set(err, SMFW_ERR_CONFIG, "max concurrency must be positive");
+    const char *arrival = smfw_settings_get(run, "arrival");
+    if (o->request_rate > 0) {
+        if (!arrival || strcmp(arrival, "poisson") == 0)
+            o->arrival = DIRECT_ARRIVAL_POISSON;
+        else if (strcmp(arrival, "constant") == 0)
+            o->arrival = DIRECT_ARRIVAL_CONSTANT;
+        else
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "arrival must be poisson or constant, not \"%s\"", arrival);
+    } else {
+        o->arrival = DIRECT_ARRIVAL_CLOSED;
+        if (o->max_concurrency && was_set(run, "max_concurrency"))
+            SMFW_LOG_WARN("direct", "--max-concurrency applies to open-loop runs (--request-rate); "
+                                    "closed loop uses --concurrency");
+    }
+    o->duration_s = smfw_settings_get_duration(run, "duration", 0.0);
+    o->grace_s = smfw_settings_get_duration(run, "grace_period", 30.0);
+    o->request_count = smfw_settings_get_int(run, "request_count", 300);
+    if (o->duration_s > 0 && !was_set(run, "request_count")) o->request_count = 0;
+    if (o->request_count < 0)
+        return smfw_error_set(err, SMFW_ERR_CONFIG, "request count must be positive");
+    if (o->request_count == 0 && o->duration_s <= 0)
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "the run has no end: give --request-count N or --duration TIME");
+    o->warmup_request_count = smfw_settings_get_int(run, "warmup_request_count", 0);
+    o->warmup_duration_s = smfw_settings_get_duration(run, "warmup_duration", 0.0);
+    if (o->warmup_request_count < 0)
+        return smfw_error_set(err, SMFW_ERR_CONFIG, "warm-up request count must be positive");
+    o->request_timeout_s = smfw_settings_get_duration(run, "request_timeout", 600.0);
+    if (o->request_timeout_s <= 0) o->request_timeout_s = 600.0;
+    o->workers = (int)smfw_settings_get_int(run, "workers", 0);
+    if (o->workers < 0 || o->workers > 1024)
+        return smfw_error_set(err, SMFW_ERR_CONFIG, "workers must be between 0 and 1024");
+    o->seed = (uint64_t)smfw_settings_get_int(run, "random_seed", 42);
+    o->max_error_rate = smfw_settings_get_double(run, "max_error_rate", 0.01);
+    o->output_tokens_mean = ds ? smfw_settings_get_double(ds, "output_tokens_mean", 256) : 256;
+    o->output_tokens_stddev = ds ? smfw_settings_get_double(ds, "output_tokens_stddev", 16) : 16;
+    return parse_goodput(o, run, err);
+}
+
+void direct_options_free(direct_options *o) {
+    free(o->endpoint);
+    free(o->inference_component);
+    free(o->target_variant);
+    free(o->target_model);
+    free(o->target_container_hostname);
+    free(o->region);
+    free(o->profile);
+    free(o->endpoint_url);
+    free(o->ca_bundle);
+    free(o->url);
+    free(o->path);
+    free(o->api_key);
+    free_list(o->headers, o->n_headers);
+    free(o->model);
+    free(o->template_path);
+    free(o->template_text);
+    free(o->response_field);
+    free_list(o->extra, o->n_extra);
+    free(o->slos);
+    free(o->mock_binary);
+    free_list(o->mock_args, o->n_mock_args);
+    memset(o, 0, sizeof *o);
+}

@@ -1,0 +1,79 @@
+/*
+ * options.h - the direct backend's effective settings, resolved once.
+ *
+ * Read from the core's shared sections ("run", "aws", "dataset") and the
+ * plugin's own "backend.direct", validated before anything is sent: every
+ * combination that cannot work is refused with the reason.
+ */
+#ifndef DIRECT_OPTIONS_H
+#define DIRECT_OPTIONS_H
+
+#include <smfw/config.h>
+#include <smfw/results.h>
+
+#include "scheduler.h"
+#include "stream.h"
+
+typedef enum direct_transport_kind {
+    DIRECT_TRANSPORT_HTTP = 0,     /**< OpenAI-compatible server (--url) */
+    DIRECT_TRANSPORT_SAGEMAKER = 1 /**< SageMaker Runtime, SigV4 (--endpoint) */
+} direct_transport_kind;
+
+typedef struct direct_options {
+    direct_transport_kind transport;
+    /* SageMaker */
+    char *endpoint;
+    char *inference_component, *target_variant, *target_model, *target_container_hostname;
+    char *region, *profile, *endpoint_url, *ca_bundle;
+    int mock; /* --endpoint mock: start smfw-mock for the run */
+    /* OpenAI-compatible */
+    char *url;
+    char *path; /* endpoint path override */
+    char *api_key;
+    char **headers; /* "Name: value" */
+    size_t n_headers;
+    /* payload */
+    direct_endpoint_type endpoint_type;
+    char *model;
+    int streaming;
+    int include_usage;
+    int use_max_tokens;
+    char *template_path, *template_text, *response_field;
+    char **extra;
+    size_t n_extra;
+    double output_tokens_mean, output_tokens_stddev;
+    /* load */
+    direct_arrival arrival;
+    int64_t concurrency;     /* closed loop */
+    double request_rate;     /* open loop, 0 = closed */
+    int64_t max_concurrency; /* open loop cap, 0 = none */
+    int64_t request_count;   /* 0 = unlimited (duration runs) */
+    double duration_s;       /* 0 = none */
+    double grace_s;
+    int64_t warmup_request_count;
+    double warmup_duration_s;
+    double request_timeout_s;
+    double connect_timeout_s;
+    int workers;
+    uint64_t seed;
+    double max_error_rate;
+    smfw_goodput_slo *slos;
+    size_t n_slos;
+    /* backend.direct */
+    char *mock_binary;
+    char **mock_args;
+    size_t n_mock_args;
+    double late_threshold_s;
+    int save_outputs;
+} direct_options;
+
+/** Resolve and validate. On failure *err says what to change. */
+smfw_status direct_options_load(const smfw_settings *own, const smfw_config *config,
+                                direct_options *out, smfw_error *err);
+
+void direct_options_free(direct_options *o);
+
+/** Copy a string (NULL stays NULL). */
+char *direct_strdup(const char *s);
+
+#endif /* DIRECT_OPTIONS_H */

@@ -1,0 +1,204 @@
+/*
+ * outputs.c - inputs.json, outputs.json, benchmark_summary.txt,
+ * failure_reason.txt (see outputs.h).
+ */
+#include "outputs.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static FILE *open_in(const char *dir, const char *name, char *path, size_t cap, smfw_error *err) {
+    snprintf(path, cap, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) smfw_error_set(err, SMFW_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    return f;
+}
+
+static smfw_status close_checked(FILE *f, const char *path, smfw_error *err) {
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return smfw_error_set(err, SMFW_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    return SMFW_OK;
+}
+
+smfw_status direct_write_inputs_json(const char *dir, json_t *data, smfw_error *err) {
+    char path[4096];
+    FILE *f = open_in(dir, "inputs.json", path, sizeof path, err);
+    if (!f) return SMFW_ERR_IO;
+    json_t *root = json_object();
+    json_object_set(root, "data", data);
+    int rc = json_dumpf(root, f, JSON_INDENT(2));
+    json_decref(root);
+    if (rc != 0) {
+        fclose(f);
+        return smfw_error_set(err, SMFW_ERR_IO, "cannot write %s", path);
+    }
+    return close_checked(f, path, err);
+}
+
+smfw_status direct_outputs_open(direct_outputs *o, const char *dir, smfw_error *err) {
+    char path[4096];
+    o->count = 0;
+    o->f = open_in(dir, "outputs.json", path, sizeof path, err);
+    if (!o->f) return SMFW_ERR_IO;
+    fputs("{\n  \"data\": [", o->f);
+    fflush(o->f);
+    return SMFW_OK;
+}
+
+void direct_outputs_add(direct_outputs *o, const smfw_record *rec, const char *text,
+                        const char *reasoning) {
+    if (!o->f) return;
+    json_t *e = json_object();
+    json_object_set_new(e, "session_num", json_integer(rec->session_num));
+    if (rec->x_request_id) json_object_set_new(e, "x_request_id", json_string(rec->x_request_id));
+    if (rec->conversation_id)
+        json_object_set_new(e, "conversation_id", json_string(rec->conversation_id));
+    if (reasoning) json_object_set_new(e, "reasoning", json_string(reasoning));
+    json_object_set_new(e, "output", json_string(text ? text : ""));
+    if (rec->error) {
+        json_t *er = json_object();
+        if (rec->error->has_code) json_object_set_new(er, "code", json_integer(rec->error->code));
+        if (rec->error->type) json_object_set_new(er, "type", json_string(rec->error->type));
+        json_object_set_new(er, "class",
+                            json_string(smfw_error_class_name(rec->error->error_class)));
+        json_object_set_new(e, "error", er);
+    }
+    char *line = json_dumps(e, JSON_COMPACT);
+    json_decref(e);
+    if (!line) return;
+    fprintf(o->f, "%s\n    %s", o->count ? "," : "", line);
+    free(line);
+    o->count++;
+    fflush(o->f); /* a crash keeps what completed (the closing bracket aside) */
+}
+
+smfw_status direct_outputs_close(direct_outputs *o, smfw_error *err) {
+    if (!o->f) return SMFW_OK;
+    fputs(o->count ? "\n  ]\n}\n" : "]\n}\n", o->f);
+    smfw_status st = close_checked(o->f, "outputs.json", err);
+    o->f = NULL;
+    return st;
+}
+
+static void stat_row(FILE *f, const smfw_results *r, smfw_metric_id id, const char *label) {
+    const smfw_stats *s = &r->stats[id];
+    if (!s->present) return;
+    if (s->fields & (SMFW_STAT_P_FIRST << 4))
+        fprintf(f, "  %-34s %12.2f %12.2f %12.2f %12.2f %12.2f\n", label, s->avg, s->p[4], s->p[6],
+                s->p[8], s->max);
+    else
+        fprintf(f, "  %-34s %12.2f\n", label, s->avg);
+}
+
+char *direct_failure_reason_text(const smfw_results *r) {
+    uint64_t errors = 0, valid = 0;
+    for (size_t i = 0; i < r->n_records; i++) {
+        if (r->records[i].error)
+            errors++;
+        else
+            valid++;
+    }
+    double rate = (errors + valid) ? (double)errors / (double)(errors + valid) : 0.0;
+    size_t cap = 4096;
+    char *out = malloc(cap);
+    if (!out) return NULL;
+    int n = snprintf(out, cap,
+                     "The run failed its validity gate: %llu of %llu requests failed (%.2f %%), "
+                     "more than the %.2f %% allowed (max_error_rate). Metrics were computed over "
+                     "the %llu valid requests.",
+                     (unsigned long long)errors, (unsigned long long)(errors + valid), rate * 100.0,
+                     r->info.max_error_rate * 100.0, (unsigned long long)valid);
+    for (size_t i = 0; i < r->n_errors && i < 5 && n > 0 && (size_t)n < cap; i++) {
+        const smfw_error_summary_entry *e = &r->errors[i];
+        n += snprintf(out + n, cap - (size_t)n, "\n  %llu x %s%s%s%s: %.300s",
+                      (unsigned long long)e->count, smfw_error_class_name(e->error_class),
+                      e->type ? " (" : "", e->type ? e->type : "", e->type ? ")" : "",
+                      e->message ? e->message : "");
+    }
+    return out;
+}
+
+smfw_status direct_write_failure_reason(const char *dir, const smfw_results *r, smfw_error *err) {
+    char path[4096];
+    FILE *f = open_in(dir, "failure_reason.txt", path, sizeof path, err);
+    if (!f) return SMFW_ERR_IO;
+    char *text = direct_failure_reason_text(r);
+    fprintf(f, "%s\n", text ? text : "validity gate tripped");
+    free(text);
+    return close_checked(f, path, err);
+}
+
+smfw_status direct_write_summary(const char *dir, const smfw_results *r, const direct_options *o,
+                                 const char *const *hints, size_t n_hints, const char *selfcheck,
+                                 smfw_error *err) {
+    char path[4096];
+    FILE *f = open_in(dir, "benchmark_summary.txt", path, sizeof path, err);
+    if (!f) return SMFW_ERR_IO;
+    const smfw_run_info *in = &r->info;
+    fprintf(f, "smfw %s benchmark (direct backend)\n\n", in->smfw_version ? in->smfw_version : "");
+    if (in->target) fprintf(f, "target:        %s\n", in->target);
+    fprintf(f, "payload:       %s, %s\n", in->endpoint_type ? in->endpoint_type : "?",
+            o->streaming ? "streaming" : "not streaming");
+    if (o->arrival == DIRECT_ARRIVAL_CLOSED)
+        fprintf(f, "load:          closed loop, concurrency %lld", (long long)o->concurrency);
+    else
+        fprintf(f, "load:          open loop, %.3f requests/s (%s)%s", o->request_rate,
+                o->arrival == DIRECT_ARRIVAL_POISSON ? "poisson" : "constant",
+                o->max_concurrency ? ", capped" : "");
+    if (o->request_count) fprintf(f, ", %lld requests", (long long)o->request_count);
+    if (o->duration_s > 0) fprintf(f, ", %.1f s", o->duration_s);
+    if (o->warmup_request_count || o->warmup_duration_s > 0) fprintf(f, " after a warm-up");
+    fputc('\n', f);
+    uint64_t errors = 0, valid = 0;
+    for (size_t i = 0; i < r->n_records; i++) {
+        if (r->records[i].error)
+            errors++;
+        else
+            valid++;
+    }
+    double rate = (errors + valid) ? 100.0 * (double)errors / (double)(errors + valid) : 0.0;
+    fprintf(f, "requests:      %llu valid, %llu errors (%.2f %%)%s\n", (unsigned long long)valid,
+            (unsigned long long)errors, rate, in->was_cancelled ? ", interrupted" : "");
+    fprintf(f, "validity gate: %s (max error rate %.2f %%)\n",
+            in->gate_tripped ? "FAILED" : "passed", in->max_error_rate * 100.0);
+    if (in->token_count_source) fprintf(f, "token counts:  %s\n", in->token_count_source);
+    fprintf(f, "\n  %-34s %12s %12s %12s %12s %12s\n", "metric", "avg", "p50", "p90", "p99", "max");
+    stat_row(f, r, SMFW_M_TIME_TO_FIRST_TOKEN, "time to first token (ms)");
+    stat_row(f, r, SMFW_M_TIME_TO_SECOND_TOKEN, "time to second token (ms)");
+    stat_row(f, r, SMFW_M_INTER_TOKEN_LATENCY, "inter-token latency (ms)");
+    stat_row(f, r, SMFW_M_REQUEST_LATENCY, "request latency (ms)");
+    stat_row(f, r, SMFW_M_TTFT_FROM_INTENDED, "TTFT from intended send (ms)");
+    stat_row(f, r, SMFW_M_REQUEST_LATENCY_FROM_INTENDED, "latency from intended send (ms)");
+    stat_row(f, r, SMFW_M_SCHEDULE_LAG, "schedule lag (ms)");
+    stat_row(f, r, SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER, "output tokens/s per user");
+    stat_row(f, r, SMFW_M_OUTPUT_SEQUENCE_LENGTH, "output sequence length (tokens)");
+    stat_row(f, r, SMFW_M_INPUT_SEQUENCE_LENGTH, "input sequence length (tokens)");
+    fputc('\n', f);
+    stat_row(f, r, SMFW_M_OUTPUT_TOKEN_THROUGHPUT, "output token throughput (tokens/s)");
+    stat_row(f, r, SMFW_M_REQUEST_THROUGHPUT, "request throughput (requests/s)");
+    stat_row(f, r, SMFW_M_GOODPUT, "goodput (requests/s)");
+    stat_row(f, r, SMFW_M_BENCHMARK_DURATION, "benchmark duration (s)");
+    if (r->n_errors) {
+        fprintf(f, "\nerrors:\n");
+        for (size_t i = 0; i < r->n_errors; i++) {
+            const smfw_error_summary_entry *e = &r->errors[i];
+            fprintf(f, "  %6llu  %-13s", (unsigned long long)e->count,
+                    smfw_error_class_name(e->error_class));
+            if (e->has_code) fprintf(f, " %d", e->code);
+            fprintf(f, " %s: %.300s\n", e->type ? e->type : "", e->message ? e->message : "");
+        }
+    }
+    if (selfcheck) fprintf(f, "\nclient self-check: %s\n", selfcheck);
+    if (n_hints) {
+        fprintf(f, "\nnotes:\n");
+        for (size_t i = 0; i < n_hints; i++) fprintf(f, "  - %s\n", hints[i]);
+    }
+    if (in->gate_tripped) {
+        char *t = direct_failure_reason_text(r);
+        if (t) fprintf(f, "\n%s\n", t);
+        free(t);
+    }
+    return close_checked(f, path, err);
+}

@@ -1,0 +1,254 @@
+/*
+ * record_build.c - a finished request becomes an AIPerf record: metadata,
+ * error classification (SageMaker's and HTTP's), token counts, and the
+ * per-record metrics through the core's smfw_record_derive().
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <smfw/dataset.h>
+
+#include "engine.h"
+#include "json_scan.h"
+
+static char *dup_or_null(const char *s) {
+    return (s && *s) ? strdup(s) : NULL;
+}
+
+/* First string member among `keys` of a JSON object body. */
+static int body_string(const dj_value *root, const char *const *keys, char *out, size_t cap) {
+    dj_value v;
+    for (size_t i = 0; keys[i]; i++)
+        if (dj_get(root, keys[i], &v) && v.type == DJ_STRING) {
+            dj_string_decode(&v, out, cap);
+            return 1;
+        }
+    return 0;
+}
+
+void direct_classify_http_error(direct_transport_kind kind, int status, const char *reason,
+                                const char *amz_error_type, const char *body, size_t body_len,
+                                smfw_error_class *cls, char *type, size_t type_size, char *message,
+                                size_t message_size) {
+    char code[160] = "", msg[1024] = "";
+    if (amz_error_type && *amz_error_type) {
+        snprintf(code, sizeof code, "%s", amz_error_type);
+        char *c = strchr(code, ':');
+        if (c) *c = '\0';
+    }
+    dj_value root;
+    int64_t original = -1;
+    if (body && body_len && dj_parse(body, body_len, &root) == 0 && root.type == DJ_OBJECT) {
+        static const char *const code_keys[] = {"__type", "code", "Code", "ErrorCode", NULL};
+        static const char *const msg_keys[] = {"message", "Message", "error", NULL};
+        if (!code[0] && body_string(&root, code_keys, code, sizeof code)) {
+            char *hash = strrchr(code, '#');
+            if (hash) memmove(code, hash + 1, strlen(hash));
+        }
+        if (!body_string(&root, msg_keys, msg, sizeof msg)) {
+            dj_value e;
+            if (dj_get(&root, "error", &e) && e.type == DJ_OBJECT) {
+                static const char *const inner[] = {"message", NULL};
+                body_string(&e, inner, msg, sizeof msg);
+            }
+        }
+        dj_value v;
+        if (dj_get(&root, "OriginalStatusCode", &v)) dj_int64(&v, &original);
+    }
+    /* AIPerf's message is the body text; keep it whole (capped) when it is not JSON. */
+    if (!msg[0] && body && body_len) {
+        size_t n = body_len < sizeof msg - 1 ? body_len : sizeof msg - 1;
+        memcpy(msg, body, n);
+        msg[n] = '\0';
+    }
+    smfw_error_class c = SMFW_ERRCLASS_HTTP;
+    int throttled = strstr(code, "Throttl") != NULL;
+    static const char *const auth_codes[] = {"AccessDenied",
+                                             "AccessDeniedException",
+                                             "UnrecognizedClientException",
+                                             "InvalidSignatureException",
+                                             "IncompleteSignature",
+                                             "MissingAuthenticationToken",
+                                             "ExpiredTokenException",
+                                             "ExpiredToken",
+                                             "SignatureDoesNotMatch",
+                                             "InvalidClientTokenId",
+                                             NULL};
+    int auth = 0;
+    for (size_t i = 0; auth_codes[i]; i++)
+        if (strcmp(code, auth_codes[i]) == 0) auth = 1;
+    if (throttled || (status == 429 && strcmp(code, "ModelNotReadyException") != 0))
+        c = SMFW_ERRCLASS_THROTTLED;
+    else if (auth || status == 401 || status == 403)
+        c = SMFW_ERRCLASS_AUTH;
+    else if (status == 424 || strcmp(code, "ModelError") == 0)
+        c = SMFW_ERRCLASS_MODEL_ERROR;
+    else if (status == 408 || status == 504)
+        c = SMFW_ERRCLASS_TIMEOUT;
+    else if (status == 400 || status == 404 || status == 413 || status == 422 ||
+             strncmp(code, "Validation", 10) == 0)
+        c = SMFW_ERRCLASS_VALIDATION;
+    else if (status >= 500 || status == 429)
+        c = SMFW_ERRCLASS_UNAVAILABLE;
+    *cls = c;
+    if (kind == DIRECT_TRANSPORT_SAGEMAKER && code[0])
+        snprintf(type, type_size, "%s", code);
+    else
+        snprintf(type, type_size, "%s",
+                 reason && *reason ? reason : (code[0] ? code : "HTTPError"));
+    if (c == SMFW_ERRCLASS_MODEL_ERROR && original >= 0)
+        snprintf(message, message_size, "%s (container status %lld)", msg, (long long)original);
+    else
+        snprintf(message, message_size, "%s", msg);
+}
+
+static void classify_curl(CURLcode rc, const char *errbuf, double timeout_s, smfw_error_class *cls,
+                          const char **type, char *message, size_t cap) {
+    const char *detail = (errbuf && *errbuf) ? errbuf : curl_easy_strerror(rc);
+    switch (rc) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+        *cls = SMFW_ERRCLASS_CONNECT;
+        *type = "ClientConnectorError";
+        snprintf(message, cap, "cannot connect: %s", detail);
+        return;
+    case CURLE_OPERATION_TIMEDOUT:
+        *cls = SMFW_ERRCLASS_TIMEOUT;
+        *type = "TimeoutError";
+        snprintf(message, cap, "no complete response within %.0f s (%s)", timeout_s, detail);
+        return;
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_GOT_NOTHING:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+        *cls = SMFW_ERRCLASS_CONNECTION;
+        *type = "ServerDisconnectedError";
+        snprintf(message, cap, "connection lost mid-response: %s", detail);
+        return;
+    default:
+        *cls = SMFW_ERRCLASS_OTHER;
+        *type = "ClientError";
+        snprintf(message, cap, "%s", detail);
+        return;
+    }
+}
+
+smfw_status direct_record_build(direct_engine *eng, direct_slot *s, CURLcode rc,
+                                direct_completion *out) {
+    const direct_options *o = eng->opt;
+    memset(out, 0, sizeof *out);
+    out->ttft_ms = -1;
+    smfw_record *rec = &out->rec;
+    smfw_record_init(rec);
+    direct_acc *a = &s->acc;
+#define WALL(mono) (s->start_wall_ns + ((mono)-s->start_ns))
+    rec->session_num = s->index;
+    rec->x_request_id = dup_or_null(s->request_id);
+    rec->x_correlation_id = dup_or_null(s->correlation_id);
+    rec->conversation_id = dup_or_null(s->payload->conversation_id);
+    rec->turn_index = s->payload->turn_index;
+    rec->credit_issued_ns = WALL(s->intended_ns);
+    rec->intended_start_ns = WALL(s->intended_ns);
+    rec->request_start_ns = s->start_wall_ns;
+    if (s->ack_ns) rec->request_ack_ns = WALL(s->ack_ns);
+    int64_t end = a->last_msg_ns ? a->last_msg_ns : s->end_ns;
+    rec->request_end_ns = WALL(end);
+    rec->worker_id = dup_or_null(s->w->worker_name);
+    rec->http_status = s->status;
+
+    /* Token counts: server usage when sent, else content chunks (streamed) or an estimate. */
+    int64_t isl = a->usage_prompt >= 0 ? a->usage_prompt : s->payload->input_tokens;
+    int64_t out_tokens = -1, reasoning = -1;
+    int streamed_reader = s->reader != DIRECT_READ_BODY;
+    if (o->endpoint_type == DIRECT_EP_EMBEDDINGS) {
+        /* no output tokens */
+    } else if (a->usage_completion >= 0) {
+        reasoning = a->usage_reasoning;
+        out_tokens = a->usage_completion - (reasoning > 0 ? reasoning : 0);
+        if (out_tokens < 0) out_tokens = 0;
+        out->used_usage = 1;
+    } else if (streamed_reader) {
+        out_tokens = a->n_output_chunks;
+        reasoning = a->n_reasoning_chunks > 0 ? a->n_reasoning_chunks : -1;
+    } else {
+        out_tokens = a->text.len ? smfw_estimate_tokens(a->text.data, a->text.len) : 0;
+        reasoning =
+            a->reasoning.len ? smfw_estimate_tokens(a->reasoning.data, a->reasoning.len) : -1;
+        out->estimated = 1;
+    }
+
+    /* Errors, in the order AIPerf sees them. */
+    if (s->cancelled) {
+        int64_t now = direct_mono_ns();
+        char msg[96];
+        snprintf(msg, sizeof msg, "Request was cancelled after %.3f seconds",
+                 (double)(now - s->start_ns) / 1e9);
+        smfw_record_set_error(rec, SMFW_ERRCLASS_CANCELLED, 1, 499, "RequestCancellationError",
+                              msg);
+        rec->was_cancelled = 1;
+        rec->cancellation_time_ns = WALL(now);
+        rec->request_end_ns = WALL(now);
+    } else if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && a->failed)) {
+        smfw_error_class cls;
+        const char *type;
+        char msg[CURL_ERROR_SIZE + 128];
+        classify_curl(rc, s->errbuf, o->request_timeout_s, &cls, &type, msg, sizeof msg);
+        if (a->failed) { /* a stream error frame before the connection dropped wins */
+            smfw_record_set_error(rec, a->err_class, a->err_has_code, a->err_code, a->err_type,
+                                  a->err_message);
+        } else {
+            smfw_record_set_error(rec, cls, 0, 0, type, msg);
+        }
+    } else if (s->status != 200 && !(a->failed && s->status == 0)) {
+        smfw_error_class cls;
+        char type[160], msg[1200];
+        direct_classify_http_error(eng->tr.kind, s->status, s->reason, s->amz_error_type,
+                                   s->body.data, s->body.len, &cls, type, sizeof type, msg,
+                                   sizeof msg);
+        smfw_record_set_error(rec, cls, 1, s->status, type, msg);
+    } else if (a->failed) {
+        smfw_record_set_error(rec, a->err_class, a->err_has_code, a->err_code, a->err_type,
+                              a->err_message);
+    }
+
+    smfw_response_timing t;
+    memset(&t, 0, sizeof t);
+    t.streaming = o->streaming;
+    t.start_mono_ns = s->start_ns;
+    t.intended_mono_ns = s->intended_ns;
+    t.content_ns = a->content_ns;
+    t.n_content = rec->error ? 0 : a->n_content;
+    t.first_output_mono_ns = a->first_output_ns;
+    t.input_tokens = isl;
+    t.output_tokens = out_tokens;
+    t.reasoning_tokens = reasoning;
+    t.usage_prompt_tokens = a->usage_prompt;
+    t.usage_completion_tokens = a->usage_completion;
+    t.usage_total_tokens = a->usage_total;
+    t.usage_reasoning_tokens = a->usage_reasoning;
+    smfw_status st = smfw_record_derive(rec, &t);
+    if (st != SMFW_OK) {
+        smfw_record_clear(rec);
+        return st;
+    }
+    out->is_error = rec->error != NULL;
+    out->server_skew_s =
+        s->server_date > 0
+            ? s->server_date - (s->start_wall_ns + (s->end_ns - s->start_ns)) / 1000000000LL
+            : INT64_MIN;
+    if (!out->is_error && o->streaming && a->n_content)
+        out->ttft_ms = (double)(a->content_ns[0] - s->start_ns) / 1e6;
+    if (o->save_outputs) {
+        out->text = a->text.len ? strndup(a->text.data, a->text.len) : NULL;
+        out->reasoning = a->reasoning.len ? strndup(a->reasoning.data, a->reasoning.len) : NULL;
+    }
+#undef WALL
+    return SMFW_OK;
+}

@@ -1,0 +1,116 @@
+/*
+ * transport_http.c - OpenAI-compatible servers (vLLM, TGI, SGLang, llama.cpp):
+ * URL, bearer key and headers (aiperf-compat.md §6.5).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <smfw/smfw.h>
+
+#include "engine.h"
+
+static const char *default_path(const direct_options *o) {
+    switch (o->endpoint_type) {
+    case DIRECT_EP_CHAT:
+        return "/v1/chat/completions";
+    case DIRECT_EP_COMPLETIONS:
+        return "/v1/completions";
+    case DIRECT_EP_EMBEDDINGS:
+        return "/v1/embeddings";
+    case DIRECT_EP_TGI:
+        return o->streaming ? "/generate_stream" : "/generate";
+    case DIRECT_EP_TEMPLATE:
+        return "";
+    }
+    return "";
+}
+
+smfw_status direct_http_init(direct_transport *tr, const direct_options *o, smfw_error *err) {
+    char base[2048];
+    if (strstr(o->url, "://"))
+        snprintf(base, sizeof base, "%s", o->url);
+    else
+        snprintf(base, sizeof base, "http://%s", o->url);
+    size_t bl = strlen(base);
+    while (bl && base[bl - 1] == '/') base[--bl] = '\0';
+    const char *scheme_end = strstr(base, "://") + 3;
+    const char *path_in_url = strchr(scheme_end, '/');
+    const char *path = o->path ? o->path : default_path(o);
+    char url[4096];
+    if (o->path || !path_in_url) {
+        snprintf(url, sizeof url, "%s%s", base, path);
+    } else if (bl >= 3 && strcmp(base + bl - 3, "/v1") == 0 && strncmp(path, "/v1", 3) == 0) {
+        snprintf(url, sizeof url, "%s%s", base, path + 3); /* a base ending in /v1 is not doubled */
+    } else {
+        snprintf(url, sizeof url, "%s", base); /* the URL already names the route */
+    }
+    if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0)
+        return smfw_error_set(err, SMFW_ERR_CONFIG, "--url must be http:// or https://, not %s",
+                              o->url);
+    tr->url = strdup(url);
+    if (o->api_key) {
+        size_t n = strlen(o->api_key) + 32;
+        tr->auth_header = malloc(n);
+        if (tr->auth_header) snprintf(tr->auth_header, n, "Authorization: Bearer %s", o->api_key);
+    }
+    return tr->url ? SMFW_OK : smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+}
+
+static struct curl_slist *append(struct curl_slist *l, const char *line, int *failed) {
+    struct curl_slist *n = curl_slist_append(l, line);
+    if (!n) {
+        *failed = 1;
+        return l;
+    }
+    return n;
+}
+
+smfw_status direct_http_headers(direct_transport *tr, const direct_options *o, direct_slot *s,
+                                struct curl_slist **out, smfw_error *err) {
+    char line[160];
+    int failed = 0;
+    struct curl_slist *l = NULL;
+    l = append(l, "Content-Type: application/json", &failed);
+    l = append(l, o->streaming ? "Accept: text/event-stream" : "Accept: application/json", &failed);
+    l = append(l, "User-Agent: smfw/" SMFW_VERSION_STRING, &failed);
+    snprintf(line, sizeof line, "X-Request-ID: %s", s->request_id);
+    l = append(l, line, &failed);
+    snprintf(line, sizeof line, "X-Correlation-ID: %s", s->correlation_id);
+    l = append(l, line, &failed);
+    if (tr->auth_header) l = append(l, tr->auth_header, &failed);
+    for (size_t i = 0; i < o->n_headers; i++) l = append(l, o->headers[i], &failed);
+    l = append(l, "Expect:", &failed); /* never wait for 100-continue */
+    if (failed) {
+        curl_slist_free_all(l);
+        return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory building headers");
+    }
+    *out = l;
+    return SMFW_OK;
+}
+
+smfw_status direct_transport_init(direct_transport *tr, const direct_options *o, smfw_error *err) {
+    memset(tr, 0, sizeof *tr);
+    tr->kind = o->transport;
+    if (o->transport == DIRECT_TRANSPORT_HTTP) return direct_http_init(tr, o, err);
+    return direct_sagemaker_init(tr, o, err);
+}
+
+smfw_status direct_transport_headers(direct_transport *tr, const direct_options *o, direct_slot *s,
+                                     struct curl_slist **out, smfw_error *err) {
+    if (tr->kind == DIRECT_TRANSPORT_HTTP) return direct_http_headers(tr, o, s, out, err);
+    return direct_sagemaker_headers(tr, o, s, out, err);
+}
+
+void direct_transport_free(direct_transport *tr) {
+    free(tr->url);
+    free(tr->host);
+    free(tr->path);
+    free(tr->auth_header);
+    free(tr->region);
+    free(tr->explicit_akid);
+    free(tr->explicit_secret);
+    if (tr->signer) smfw_sigv4_signer_free(tr->signer);
+    if (tr->aws) smfw_aws_client_free(tr->aws);
+    memset(tr, 0, sizeof *tr);
+}
