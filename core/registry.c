@@ -12,6 +12,8 @@
 #include <smfw/app.h>
 #include <smfw/log.h>
 
+#include "self_location.h"
+
 typedef struct registry_item {
     smfw_plugin_entry entry;
     lt_dlhandle handle; /* NULL for static plugins */
@@ -339,7 +341,17 @@ size_t smfw_registry_default_dirs(const char *const *extra, size_t n_extra,
     }
     for (size_t i = 0; i < n_config && n < max; i++) dirs[n++] = config_paths[i];
     struct stat st;
-    if (n < max && stat(SMFW_BUILD_PLUGIN_DIR, &st) == 0) dirs[n++] = SMFW_BUILD_PLUGIN_DIR;
+    /* The build tree only for a build-tree library (./build/smfw works uninstalled). */
+    if (n < max && smfw_self_in_build_tree() && stat(SMFW_BUILD_PLUGIN_DIR, &st) == 0)
+        dirs[n++] = SMFW_BUILD_PLUGIN_DIR;
+    /* An installed library finds <libdir>/smfw/plugins next to itself, whatever the prefix. */
+    static char beside[4200];
+    const char *self = smfw_self_lib_dir();
+    if (n < max && self && !smfw_self_in_build_tree()) {
+        snprintf(beside, sizeof beside, "%s/smfw/plugins", self);
+        if (stat(beside, &st) == 0 && strcmp(beside, SMFW_PLUGIN_INSTALL_DIR) != 0)
+            dirs[n++] = beside;
+    }
     if (n < max) dirs[n++] = SMFW_PLUGIN_INSTALL_DIR;
     return n;
 }

@@ -15,6 +15,7 @@
 #include <smfw/log.h>
 
 #include "results_internal.h"
+#include "self_location.h"
 
 const char *smfw_data_dir(void) {
     static char dir[4096];
@@ -22,11 +23,23 @@ const char *smfw_data_dir(void) {
     if (env && *env) return env;
     struct stat st;
     char probe[4200];
-    /* The source tree first when running from a build tree, then the installed copy. */
+    /* A build-tree library reads the source tree's data. */
     snprintf(probe, sizeof probe, "%s/datasets", SMFW_SOURCE_DIR);
-    if (access(SMFW_BUILD_PLUGIN_DIR, R_OK) == 0 && stat(probe, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (smfw_self_in_build_tree() && stat(probe, &st) == 0 && S_ISDIR(st.st_mode)) {
         snprintf(dir, sizeof dir, "%s", SMFW_SOURCE_DIR);
         return dir;
+    }
+    /* An installed one: <prefix>/share/smfw relative to <prefix>/lib[/<multiarch>]. */
+    const char *self = smfw_self_lib_dir();
+    if (self) {
+        const char *ups[] = {"/../share/smfw", "/../../share/smfw"};
+        for (size_t i = 0; i < 2; i++) {
+            snprintf(probe, sizeof probe, "%s%s/datasets", self, ups[i]);
+            if (stat(probe, &st) == 0 && S_ISDIR(st.st_mode)) {
+                snprintf(dir, sizeof dir, "%s%s", self, ups[i]);
+                return dir;
+            }
+        }
     }
     return SMFW_DATA_INSTALL_DIR;
 }
