@@ -450,9 +450,11 @@ static void fill_error(aws_result *res, const aws_call *call) {
                            : h->status == 301 ? "PermanentRedirect"
                            : h->status == 400 ? "BadRequest"
                            : h->status == 429 ? "TooManyRequestsException"
-                           : h->status >= 500 ? "ServiceUnavailable"
-                                              : "UnknownError";
-        aws_strlcpy(res->error.code, code, sizeof(res->error.code));
+                                              : NULL;
+        if (code)
+            aws_strlcpy(res->error.code, code, sizeof(res->error.code));
+        else /* like botocore: the status is the code */
+            snprintf(res->error.code, sizeof(res->error.code), "%ld", h->status);
     }
     if (!res->error.request_id[0]) {
         if (aws_http_header(h, "x-amzn-RequestId", rid, sizeof(rid)) ||
