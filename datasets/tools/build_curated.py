@@ -21,6 +21,7 @@ sys.path.insert(0, HERE)
 
 from curated import passages_code, passages_extra, passages_long, passages_more, passages_prose  # noqa: E402,E501
 from curated import requests_long, requests_short  # noqa: E402
+from curated.extra_tasks import EXTRA_TASKS  # noqa: E402
 
 SEED = 20240601
 TARGET_COUNT = 500
@@ -44,50 +45,47 @@ CODE_FRAMES = [
 
 
 def estimate_tokens(text):
-    """Mirror of smfw_estimate_tokens() (core/token_estimate.c), for a preview only."""
+    """Mirror of smfw_estimate_tokens() (core/prompt_set.c), for a preview only.
+
+    Pieces of about 4 characters that never cross whitespace; a piece grows to the next
+    whitespace when that is at most 2 characters further.
+    """
     data = text.encode("utf-8")
     n, i, tokens = len(data), 0, 0
+    ws = b" \t\n\v\f\r"
     while i < n:
-        c = data[i]
-        j = i + 1
-        if 65 <= c <= 90 or 97 <= c <= 122:
-            while j < n and (65 <= data[j] <= 90 or 97 <= data[j] <= 122):
-                j += 1
-            length = j - i
-            tokens += 1 + ((length - 6 + 3) // 4 if length > 6 else 0)
-        elif 48 <= c <= 57:
-            while j < n and 48 <= data[j] <= 57:
-                j += 1
-            tokens += (j - i + 2) // 3
-        elif c in (10, 13):
-            while j < n and data[j] in (10, 13):
-                j += 1
-            tokens += 1
-        elif c in (32, 9):
-            while j < n and data[j] in (32, 9):
-                j += 1
-            if j - i >= 2 or c == 9:
-                tokens += 1
-        elif c < 128:
-            while j < n and data[j] == c:
-                j += 1
-            tokens += (j - i + 3) // 4
-        else:
-            if 0xC0 <= c <= 0xF7:
-                while j < n and j - i < 4 and 0x80 <= data[j] <= 0xBF:
-                    j += 1
-            tokens += 1
-        i = j
+        while i < n and data[i] in ws:
+            i += 1
+        if i >= n:
+            break
+        end = min(i + 4, n)
+        k = end
+        while k < n and k <= end + 2:
+            if data[k] in ws:
+                end = k
+                break
+            k += 1
+        for k in range(i, end):
+            if data[k] in ws:
+                end = k
+                break
+        tokens += 1
+        i = end
     return tokens
 
 
 def passage_prompts(rng):
+    known = {p["id"] for m in (passages_code, passages_long, passages_prose, passages_more,
+                               passages_extra) for p in m.PASSAGES}
+    for pid in EXTRA_TASKS:
+        if pid not in known:
+            sys.exit(f"build_curated: extra tasks for unknown passage {pid}")
     out = []
     for module in (passages_code, passages_long, passages_prose, passages_more, passages_extra):
         for passage in module.PASSAGES:
             text = passage["text"].strip("\n")
             fence = passage["fence"]
-            for instruction, budget in passage["tasks"]:
+            for instruction, budget in passage["tasks"] + EXTRA_TASKS.get(passage["id"], []):
                 if fence is not None:
                     frame = rng.choice(CODE_FRAMES)
                     prompt = frame.format(i=instruction, p=text, lang=fence)
@@ -144,6 +142,16 @@ def main():
             if len(line.encode("utf-8")) > MAX_LINE_BYTES:
                 sys.exit(f"build_curated: line over {MAX_LINE_BYTES} bytes: {text[:60]!r}")
             f.write(line + "\n")
+
+    # The synthetic plugin's corpus: the prose passages (no code), one paragraph per line.
+    corpus_path = os.path.join(HERE, "..", "synthetic_corpus.txt")
+    with open(corpus_path, "w", encoding="utf-8", newline="\n") as f:
+        for module in (passages_long, passages_prose, passages_more, passages_extra):
+            for passage in module.PASSAGES:
+                if passage["fence"] is None:
+                    for para in passage["text"].strip().split("\n\n"):
+                        f.write(" ".join(para.split()) + "\n")
+    print(f"wrote the synthetic corpus to {os.path.normpath(corpus_path)}")
 
     lengths = sorted(estimate_tokens(t) for _, t, _ in prompts)
     budgets = sorted(b for _, _, b in prompts)

@@ -100,6 +100,51 @@ do we have to go back. And complaints. Our first-time fix is about 78 percent; I
 of the second visits are because the tech didn't have the right part, which goes back to the
 parts logging, because the van stock is wrong.
 
+INTERVIEWER: You mentioned the office staff. How do they use Fieldline during the day?
+
+MANAGER: They take the bookings. A customer rings, they find a slot, they book it. The problem is
+the slots. The system offers the first free slot for any technician, but it doesn't know that the
+first free slot is on the other side of the city from where that technician will be. So the
+office books a job at ten in the north for a tech who's in the south at nine and eleven. I then
+fix it in the morning, which is more rebuilding. I've asked them to look at the map first, but
+when the phone queue is long, nobody looks at the map.
+
+INTERVIEWER: What would a good booking look like?
+
+MANAGER: The system should offer two or three slots that make sense, with the tech already nearby,
+and let the office pick. Customers don't mind a two-hour window if it's reliable. What they hate
+is a window that moves.
+
+INTERVIEWER: How about the customer side - do customers use the online booking?
+
+MANAGER: About a fifth of bookings come through the website now. Mostly annual boiler services,
+which are easy because they're planned. Emergencies still come by phone, because people want to
+talk to someone when there's water coming through the ceiling. I wouldn't want emergencies booked
+online anyway; I need to ask questions first. Is the water off? Is there a smell of gas? That
+decides who I send and how fast.
+
+INTERVIEWER: Do you have any reporting you look at regularly?
+
+MANAGER: Monthly, for the owners. Revenue per technician, jobs per day, first-time fix, callbacks,
+overtime. I export it to a spreadsheet because the reports in Fieldline don't let me group things
+the way the owners want. For example, they want to see commercial and residential separately, and
+boiler work versus plumbing. That takes me half a day every month. If I could save a report
+layout and have it emailed to them, that would be brilliant.
+
+INTERVIEWER: You said overtime. Is that a big cost?
+
+MANAGER: In winter, yes. When a tech finishes late because I gave him one job too many, we pay
+time and a half. Some of that is unavoidable, emergencies happen. But some of it is because I
+can't see the whole day properly when I plan it, so I overload the ones I know are fast. The fast
+ones get tired, and then they leave. We lost two good engineers last year and both of them said
+the workload was uneven. That hurt more than any software problem.
+
+INTERVIEWER: If the scheduling screen showed each technician's planned finishing time, would that
+change how you plan?
+
+MANAGER: Completely. If I could see "Dave finishes at 18:40 with this plan" in red, I wouldn't do
+it. Right now I only find out when Dave rings me at half five.
+
 INTERVIEWER: That's a really interesting connection. Anything else you want us to know?
 
 MANAGER: Just that the busiest time for us is when the software is most painful. In summer it's

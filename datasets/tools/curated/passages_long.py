@@ -339,6 +339,45 @@ THE POSSIBILITY OF SUCH DAMAGES.
 breach of Section 11 (Confidentiality), (b) a party's indemnification obligations under
 Section 10, or (c) a party's gross negligence, fraud or wilful misconduct.
 
+11. CONFIDENTIALITY
+
+11.1 Definition. "Confidential Information" means all information disclosed by a party
+("Disclosing Party") to the other party ("Receiving Party"), whether orally or in writing, that is
+designated as confidential or that reasonably should be understood to be confidential given the
+nature of the information and the circumstances of disclosure. Customer's Confidential
+Information includes Customer Data; Provider's Confidential Information includes the Services and
+the terms of this Agreement, including pricing.
+
+11.2 Protection. The Receiving Party shall use the same degree of care that it uses to protect
+the confidentiality of its own confidential information of like kind (but not less than
+reasonable care), shall not use any Confidential Information of the Disclosing Party for any
+purpose outside the scope of this Agreement, and shall limit access to those of its and its
+Affiliates' employees and contractors who need that access for purposes consistent with this
+Agreement and who are bound by confidentiality obligations no less protective than these.
+
+11.3 Compelled Disclosure. The Receiving Party may disclose Confidential Information of the
+Disclosing Party to the extent compelled by law to do so, provided the Receiving Party gives the
+Disclosing Party prior notice of the compelled disclosure (to the extent legally permitted) and
+reasonable assistance, at the Disclosing Party's cost, if the Disclosing Party wishes to contest
+the disclosure.
+
+12. GENERAL PROVISIONS
+
+12.1 Assignment. Neither party may assign any of its rights or obligations hereunder, whether by
+operation of law or otherwise, without the other party's prior written consent (not to be
+unreasonably withheld), except that either party may assign this Agreement in its entirety,
+without consent, to its Affiliate or in connection with a merger, acquisition, corporate
+reorganisation, or sale of all or substantially all of its assets.
+
+12.2 Force Majeure. Neither party shall be liable for any delay or failure to perform resulting
+from causes beyond its reasonable control, including acts of God, flood, fire, earthquake, civil
+unrest, war, terrorism, strikes, pandemic, or failures of public utilities or internet service
+providers, provided that this Section shall not excuse Customer's obligation to pay fees.
+
+12.3 Governing Law. This Agreement shall be governed by the laws of Ireland, without regard to
+its conflict of laws rules, and the courts of Dublin shall have exclusive jurisdiction over any
+dispute arising out of or relating to this Agreement.
+
 10. DATA PROTECTION
 
 10.1 Provider shall process Customer Data only in accordance with Customer's documented

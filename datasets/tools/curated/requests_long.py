@@ -97,16 +97,6 @@ function getUserNames(users) {
   }
   return names.sort();
 }""", 450),
-    ("""Explain the differences between these three approaches for a Python web API that needs to call
-three slow external services per request (each takes ~300 ms): plain Flask with requests,
-Flask with a thread pool, and FastAPI with async httpx. Include what happens under load with 200
-concurrent users, and give a short code example of the approach you'd recommend.""", 900),
-    ("""I'm preparing for a debate. The motion is: "This house believes that social media companies
-should be legally responsible for harmful content posted by their users." I've been assigned the
-opposition.
-
-Give me my three strongest arguments, the best counter-arguments I should expect from the
-proposition, and how to rebut each.""", 900),
     ("""My elderly mother (81) lives alone two hours away from me. She's still independent but had a
 fall last month and is forgetting to take her medication sometimes. She doesn't want to move or
 have carers. I'd like to make her home safer and keep an eye on things without taking away her
@@ -143,16 +133,10 @@ climate change, such as burning fossil fuels, deforestation, and agriculture. Ag
 very important because everyone needs food. In this thesis I will look at methane emissions
 from dairy farms in the Netherlands, and also at policies in other countries, and possible
 technologies, because it is a very complex problem with many aspects." """, 500),
-    ("""Create a lesson plan for teaching 10-year-olds the basics of programming without computers
-(unplugged). 45 minutes, 28 children, one teacher. I'd like activities that teach sequences,
-loops and conditionals, and a short reflection at the end.""", 800),
     ("""Design a database schema for a multi-tenant SaaS project management tool: organisations, users
 (who can belong to several organisations with different roles), projects, tasks with assignees,
 comments, and an audit log. Use PostgreSQL. Explain how you'd enforce tenant isolation and which
 indexes you'd add.""", 1200),
-    ("""I get anxious before presentations at work: my voice shakes and my mind goes blank even though I
-know the material. I have to present quarterly results to the leadership team in three weeks.
-What can I do in the next three weeks to prepare, and what can I do on the day itself?""", 600),
     ("""Please write a well-structured README for an open-source command-line tool called "tidyphotos"
 that sorts photos into folders by date taken (from EXIF, falling back to file time), detects
 duplicates by hash, and has a dry-run mode. It's written in Go and installed with `go install`.
@@ -180,31 +164,17 @@ without losing the older ones?""", 700),
 recent 10 km was 48:30. Monday rest, Tuesday intervals 6x800m, Wednesday easy 8 km, Thursday
 tempo 10 km, Friday rest, Saturday long run 18 km, Sunday easy 6 km, then the race the following
 Sunday after a taper week. Is 1:45 realistic, and is this plan sensible? What would you change?""", 500),
-    ("""Explain the difference between symmetric and asymmetric encryption, then walk me through what
-happens cryptographically when I send a message in an end-to-end encrypted messenger, including
-key exchange, forward secrecy and what the server can and cannot see.""", 1000),
     ("""Can you write a short children's book (about 12 pages, 2-3 sentences per page) about a cloud who
 is afraid of raining because she thinks everyone will be sad? Include suggestions for what each
 page's illustration should show.""", 900),
-    ("""We're planning a company offsite for 40 people, two days, in May, budget 25,000 EUR total
-including travel (everyone is within 3 hours by train of Amsterdam). Goals: strategy alignment
-for next year, and people from different teams getting to know each other. Propose a location
-type, an agenda for both days and a rough budget breakdown.""", 1000),
     ("""I keep getting "CORS policy: No 'Access-Control-Allow-Origin' header is present" when my React app
 on localhost:5173 calls my Express API on localhost:3000. I added app.use(cors()) but it still
 fails for POST requests with JSON bodies and cookies. What's going on and how do I fix it
 properly for both development and production?""", 600),
-    ("""Write a detailed comparison of PostgreSQL, MySQL and SQLite for a new web application that
-will start small (a few thousand users) but might grow. Consider features, operational effort,
-hosting options, JSON support, full-text search and migration pain later. Finish with a clear
-recommendation.""", 1100),
     ("""My small team uses Scrum but our retrospectives have become boring and nothing changes after
 them. The same three complaints come up every time (unclear requirements, too many meetings,
 interruptions from support). Suggest five different retrospective formats and a way to make sure
 action items actually get done.""", 700),
-    ("""Act as a Socratic tutor. I'm trying to understand why the derivative of e^x is e^x. Don't give me
-the answer directly; ask me questions one at a time and give hints. Start with the first
-question.""", 150),
     ("""I'm designing the rate limiter for our public API. Requirements: per-API-key limits (e.g. 100
 requests per minute, bursts allowed), it must work across 12 stateless app servers, latency
 overhead under 2 ms, and limits should be configurable per customer plan.
@@ -234,9 +204,6 @@ endpoints, request/response examples and how you'd prevent double bookings under
 gas heating, single-glazed windows upstairs, no loft insulation that I know of, two adults
 working from home. Which improvements give the best return for money, roughly in order, and what
 can we do this winter for free?""", 800),
-    ("""Generate 15 realistic test cases (input and expected output) for a function that formats a phone
-number for display, given international numbers in E.164 format (e.g. +4915112345678). Cover
-different countries, invalid inputs and edge cases, and present them as a table.""", 800),
     ("""Help me write a difficult message. My business partner and I started a bakery three years ago.
 He wants to open a second location; I think we aren't ready (we're just breaking even and I'm
 exhausted). I want to say no clearly, explain my reasons, and suggest what would need to be true
@@ -252,21 +219,12 @@ framework handles this case better.""", 1100),
 vocabulary list (stored in extension storage), and shows the definition on hover. How should I
 structure it (manifest v3, content script, service worker), and what are the performance
 pitfalls on large pages? Include a code skeleton.""", 1300),
-    ("""Draft a one-page privacy notice for a small yoga studio that collects names, emails, phone
-numbers, health information relevant to classes (injuries), and payment details via a third-party
-booking system, under GDPR. Plain language, with the legal bases.""", 800),
     ("""What are the biggest mistakes first-time managers make in their first 90 days, and how can I avoid
 them? I've just been promoted to lead the team I used to be part of, including a colleague who
 also applied for the role.""", 800),
     ("""I need a Terraform module that creates an AWS VPC with public and private subnets in three
 availability zones, a NAT gateway per AZ (configurable to a single one for dev), route tables and
 outputs for the subnet IDs. Please write the module files and an example of using it.""", 1800),
-    ("""Write the rules for a cooperative party game for 6-10 people that can be played in 20 minutes
-with pen and paper, where everyone wins or loses together and there's some hidden information.
-Include an example round.""", 800),
-    ("""I'd like an honest explanation of the current evidence on intermittent fasting for weight loss
-compared with ordinary calorie restriction, the known risks, and who should not do it. I'm a
-healthy 45-year-old man, not looking for medical advice, just a clear overview.""", 700),
     ("""Write a Go program that reads a large access log (several GB) and prints the top 20 IP addresses
 by request count and the top 20 paths by total bytes sent, using bounded memory and all CPU
 cores. Log format is the common nginx combined format.""", 1300),
@@ -287,9 +245,6 @@ def common_friends(users):
     return result
 
 There are 20,000 users with up to 500 friends each.""", 800),
-    ("""Imagine you are an experienced editor at a publishing house. Write a rejection letter for a
-debut literary novel that shows real promise but whose middle section drags and whose ending
-feels rushed. Be kind and specific enough that the author can use it.""", 450),
     ("""Our React Native app's startup time on Android went from 2 seconds to 6 seconds over the last
 year. We use Redux with a large persisted store, load fonts and about 20 native modules at
 startup, and call four APIs before showing the home screen. How do we find out where the time
@@ -300,9 +255,6 @@ short writing task. Include the menu text and the role play cards.""", 1200),
     ("""Please write a clear explanation of how the UK income tax bands and National Insurance apply to
 someone earning 52,000 GBP a year as an employee, with the calculation step by step. Note any
 assumptions about the tax year you're using.""", 600),
-    ("""Write a short play scene (two characters, one location) where a daughter tries to teach her
-father how to use a smartphone video call before her move abroad. It should be funny and touching
-at the same time, about 600 words.""", 1000),
     ("""We're migrating a 2 TB MySQL 5.7 database to Aurora PostgreSQL with at most 30 minutes of
 downtime. The application is a Rails monolith with some raw SQL. Outline the migration plan,
 tools, the main risks (types, collations, sequences, stored procedures) and a rollback plan.""", 1400),
@@ -331,8 +283,6 @@ might bring in, and say which two you'd try first.""", 800),
     ("""Write a complete, well-commented Python implementation of a trie with insert, search,
 starts_with, delete and a function that returns all words with a given prefix in lexicographic
 order. Add a short usage example and discuss memory use versus a set of strings.""", 1100),
-    ("""Explain the key ideas of the book "Thinking, Fast and Slow" and how I could apply three of them
-to make better decisions at work, with a concrete example for each.""", 800),
     ("""My landlord wants to increase the rent by 18% at the end of my lease, in a city where similar
 flats cost about 10% less than what he's asking. I like the flat and have been a good tenant
 for four years. Help me prepare for the negotiation: what to research, what to offer, and a
@@ -348,8 +298,4 @@ causes and a plan to bring costs down by 30% without hurting the product.""", 80
     ("""Explain garbage collection in Java: generations, the main collectors (G1, ZGC, Parallel), what a
 stop-the-world pause is, and how I would diagnose a service with 2-second pauses every few
 minutes. Include the JVM flags and tools I'd use.""", 1300),
-    ("""Can you write three versions of a 30-second elevator pitch for my app? It's a mobile app that
-helps people with ADHD plan their day by breaking tasks into tiny steps, using timers and gentle
-reminders, and it adapts to how long things really took. One for investors, one for potential
-users, one for a potential partner clinic.""", 500),
 ]
