@@ -408,6 +408,7 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     memset(&mock, 0, sizeof mock);
     mock.pid = -1;
     mock.out_fd = -1;
+    mock.in_fd = -1;
     direct_payload *payloads = NULL;
     json_t *inputs = NULL;
     direct_engine *eng = calloc(1, sizeof *eng);
@@ -423,11 +424,12 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     }
 
     if (o->mock) {
-        st = direct_mock_start(&mock, o->mock_binary, o->mock_args, o->n_mock_args, err);
+        if (!o->region) o->region = strdup("us-east-1");
+        st = direct_mock_start(&mock, o->mock_binary, o->endpoint, o->inference_component,
+                               o->region, o->mock_args, o->n_mock_args, err);
         if (st != SMFW_OK) goto out;
         free(o->endpoint_url);
         o->endpoint_url = strdup(mock.url);
-        if (!o->region) o->region = strdup("us-east-1");
         SMFW_LOG_INFO("direct", "started smfw-mock at %s", mock.url);
     }
     st = build_payloads(o, run->prompts, &payloads, &inputs, err);

@@ -81,11 +81,13 @@ static void *drain_main(void *arg) {
     return NULL;
 }
 
-smfw_status direct_mock_start(direct_mock *m, const char *binary, char *const *extra_args,
+smfw_status direct_mock_start(direct_mock *m, const char *binary, const char *endpoint,
+                              const char *ic, const char *region, char *const *extra_args,
                               size_t n_extra, smfw_error *err) {
     memset(m, 0, sizeof *m);
     m->pid = -1;
     m->out_fd = -1;
+    m->in_fd = -1;
     if (!find_mock(binary, m->binary, sizeof m->binary))
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "--endpoint mock needs the smfw-mock program: not found next to "
@@ -96,14 +98,21 @@ smfw_status direct_mock_start(direct_mock *m, const char *binary, char *const *e
     random_token(m->secret_access_key, 40,
                  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789");
     smfw_secret_register(m->secret_access_key);
-    int fds[2];
+    int fds[2], ins[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
         return smfw_error_set(err, SMFW_ERR_IO, "cannot create a pipe: %s", strerror(errno));
+    if (pipe2(ins, O_CLOEXEC) != 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return smfw_error_set(err, SMFW_ERR_IO, "cannot create a pipe: %s", strerror(errno));
+    }
     size_t argc = 0;
-    char **argv = calloc(8 + n_extra, sizeof *argv);
+    char **argv = calloc(16 + n_extra, sizeof *argv);
     if (!argv) {
         close(fds[0]);
         close(fds[1]);
+        close(ins[0]);
+        close(ins[1]);
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     }
     argv[argc++] = m->binary;
@@ -113,17 +122,35 @@ smfw_status direct_mock_start(direct_mock *m, const char *binary, char *const *e
     argv[argc++] = m->access_key_id;
     argv[argc++] = "--secret-access-key";
     argv[argc++] = m->secret_access_key;
+    argv[argc++] = "--exit-on-stdin-eof";
+    if (endpoint) {
+        argv[argc++] = "--endpoint";
+        argv[argc++] = (char *)endpoint;
+    }
+    if (ic) {
+        argv[argc++] = "--inference-component";
+        argv[argc++] = (char *)ic;
+    }
+    if (region) {
+        argv[argc++] = "--region";
+        argv[argc++] = (char *)region;
+    }
     for (size_t i = 0; i < n_extra; i++) argv[argc++] = extra_args[i];
     argv[argc] = NULL;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&fa, ins[0], STDIN_FILENO);
     int rc = posix_spawn(&m->pid, m->binary, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     free(argv);
     close(fds[1]);
+    close(ins[0]);
+    m->in_fd = ins[1];
     if (rc != 0) {
         close(fds[0]);
+        close(ins[1]);
+        m->in_fd = -1;
         m->pid = -1;
         return smfw_error_set(err, SMFW_ERR_CONFIG, "cannot start %s: %s", m->binary, strerror(rc));
     }
@@ -164,6 +191,8 @@ smfw_status direct_mock_start(direct_mock *m, const char *binary, char *const *e
 }
 
 void direct_mock_stop(direct_mock *m) {
+    if (m->in_fd >= 0) close(m->in_fd);
+    m->in_fd = -1;
     if (m->pid > 0) {
         kill(m->pid, SIGTERM);
         int status;

@@ -18,6 +18,7 @@
 typedef struct direct_mock {
     pid_t pid;
     int out_fd;
+    int in_fd; /* the mock's stdin: closing it stops a mock whose parent died */
     pthread_t drain;
     int drain_started;
     char url[256];
@@ -26,8 +27,12 @@ typedef struct direct_mock {
     char binary[4096];
 } direct_mock;
 
-/** Start the mock; extra args are passed through. */
-smfw_status direct_mock_start(direct_mock *m, const char *binary, char *const *extra_args,
+/**
+ * Start the mock serving endpoint `endpoint` (and inference component `ic`,
+ * may be NULL) in `region`; extra args are passed through.
+ */
+smfw_status direct_mock_start(direct_mock *m, const char *binary, const char *endpoint,
+                              const char *ic, const char *region, char *const *extra_args,
                               size_t n_extra, smfw_error *err);
 /** Terminate and reap it (SIGTERM, then SIGKILL after 5 s). Safe to call twice. */
 void direct_mock_stop(direct_mock *m);
