@@ -19,8 +19,7 @@ static const char *auth_lookup(void *user, const char *access_key_id) {
     return strcmp(access_key_id, opt->access_key_id) == 0 ? opt->secret_access_key : NULL;
 }
 
-int mock_auth_check(mock_server *srv, mock_request *req, const char *service,
-                    mock_protocol proto) {
+int mock_auth_check(mock_server *srv, mock_request *req, const char *service, mock_protocol proto) {
     if (srv->opt.no_auth) return 0;
     smfw_sigv4_header stack_headers[64];
     smfw_sigv4_header *hs = stack_headers;
@@ -64,7 +63,8 @@ int mock_auth_check(mock_server *srv, mock_request *req, const char *service,
     const char *code;
     char message[1024];
     mock_buf extra = {0};
-    snprintf(message, sizeof message, "%s", res.detail[0] ? res.detail : smfw_sigv4_verdict_name(v));
+    snprintf(message, sizeof message, "%s",
+             res.detail[0] ? res.detail : smfw_sigv4_verdict_name(v));
     switch (v) {
     case SMFW_SIGV4_MISSING_AUTH:
         code = s3 ? "AccessDenied" : "MissingAuthenticationToken";
@@ -78,7 +78,9 @@ int mock_auth_check(mock_server *srv, mock_request *req, const char *service,
         code = s3 ? "AuthorizationHeaderMalformed" : "IncompleteSignature";
         break;
     case SMFW_SIGV4_UNKNOWN_KEY:
-        code = s3 ? "InvalidAccessKeyId" : query ? "InvalidClientTokenId" : "UnrecognizedClientException";
+        code = s3      ? "InvalidAccessKeyId"
+               : query ? "InvalidClientTokenId"
+                       : "UnrecognizedClientException";
         snprintf(message, sizeof message,
                  s3 ? "The AWS Access Key Id you provided does not exist in our records."
                     : "The security token included in the request is invalid.");
@@ -97,9 +99,13 @@ int mock_auth_check(mock_server *srv, mock_request *req, const char *service,
         }
         break;
     case SMFW_SIGV4_SKEWED:
-        code = s3 ? "RequestTimeTooSkewed" : query ? "SignatureDoesNotMatch" : "InvalidSignatureException";
+        code = s3      ? "RequestTimeTooSkewed"
+               : query ? "SignatureDoesNotMatch"
+                       : "InvalidSignatureException";
         if (!s3) status = 400;
-        if (s3) mock_buf_puts(&extra, "<MaxAllowedSkewMilliseconds>900000</MaxAllowedSkewMilliseconds>");
+        if (s3)
+            mock_buf_puts(&extra,
+                          "<MaxAllowedSkewMilliseconds>900000</MaxAllowedSkewMilliseconds>");
         break;
     case SMFW_SIGV4_PAYLOAD_MISMATCH:
         status = 400;

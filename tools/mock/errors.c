@@ -30,8 +30,8 @@ void mock_aws_error_send(mock_request *req, mock_protocol proto, int status, con
         json_object_set_new(o, "__type", json_string(code));
         /* Modeled SageMaker errors use "Message", common ones "message" (aws-wire §2). */
         int modeled = !strcmp(code, "ResourceNotFound") || !strcmp(code, "ResourceInUse") ||
-                      !strcmp(code, "ResourceLimitExceeded") || !strcmp(code, "ConflictException") ||
-                      !strcmp(code, "ModelError");
+                      !strcmp(code, "ResourceLimitExceeded") ||
+                      !strcmp(code, "ConflictException") || !strcmp(code, "ModelError");
         json_object_set_new(o, modeled ? "Message" : "message", json_string(message));
         char *t = json_dumps(o, JSON_COMPACT);
         json_decref(o);

@@ -12,8 +12,8 @@
 #include <string.h>
 
 static const char *const fault_names[MOCK_FAULT_COUNT] = {
-    "none",         "http-500",    "throttle",       "model-error", "stream-error",
-    "drop",         "slow-headers", "corrupt-crc",   "reasoning-only", "empty",
+    "none", "http-500",     "throttle",    "model-error",    "stream-error",
+    "drop", "slow-headers", "corrupt-crc", "reasoning-only", "empty",
 };
 
 const char *mock_fault_name(mock_fault_kind kind) {

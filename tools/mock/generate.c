@@ -132,12 +132,11 @@ static void gen_send_error(mock_gen *g, int status, const char *code, const char
         snprintf(arn, sizeof arn, "arn:aws:logs:%s:%s:log-group:/aws/sagemaker/Endpoints/%s",
                  g->srv->opt.region, g->srv->opt.account_id, g->truth.endpoint);
         json_t *o = json_pack("{s:s,s:s,s:s,s:i,s:s,s:s}", "__type", "ModelError", "Message", msg,
-                              "OriginalMessage", message, "OriginalStatusCode", 500,
-                              "LogStreamArn", arn, "ErrorCode", "SERVER_ERROR_FROM_MODEL");
+                              "OriginalMessage", message, "OriginalStatusCode", 500, "LogStreamArn",
+                              arn, "ErrorCode", "SERVER_ERROR_FROM_MODEL");
         char *t = json_dumps(o, JSON_COMPACT);
         json_decref(o);
-        const char *h[] = {"Content-Type: application/json", "x-amzn-ErrorType: ModelError",
-                           NULL};
+        const char *h[] = {"Content-Type: application/json", "x-amzn-ErrorType: ModelError", NULL};
         mock_respond(req, status, h, t, strlen(t));
         free(t);
         return;
@@ -225,7 +224,9 @@ static void gen_flush(mock_gen *g, int first_token_inside, int corrupt_last) {
 static void gen_stream_fault(mock_gen *g) {
     mock_request *req = g->req;
     switch (g->fault) {
-    case MOCK_FAULT_DROP: mock_request_drop(req); return;
+    case MOCK_FAULT_DROP:
+        mock_request_drop(req);
+        return;
     case MOCK_FAULT_STREAM_ERROR:
         if (g->eventstream) {
             static const char body[] =
@@ -246,7 +247,8 @@ static void gen_stream_fault(mock_gen *g) {
         }
         mock_respond_end(req);
         return;
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -386,7 +388,8 @@ void mock_gen_start(mock_server *srv, mock_request *req, const mock_gen_params *
     mock_new_request_id(rid);
     snprintf(a->id, sizeof a->id, "%s%s", a->req.format == MOCK_LLM_CHAT ? "chatcmpl-" : "cmpl-",
              rid);
-    if (!g->truth.inference_id[0]) snprintf(g->truth.inference_id, sizeof g->truth.inference_id, "%s", a->id);
+    if (!g->truth.inference_id[0])
+        snprintf(g->truth.inference_id, sizeof g->truth.inference_id, "%s", a->id);
 
     g->fault = mock_fault_draw(srv, p->streaming, p->eventstream);
     g->truth.fault = g->fault;
@@ -421,7 +424,8 @@ void mock_gen_start(mock_server *srv, mock_request *req, const mock_gen_params *
     case MOCK_FAULT_MODEL_ERROR:
         gen_send_error(g, g->openai ? 500 : 424, "ModelError", "simulated model failure");
         return;
-    default: break;
+    default:
+        break;
     }
     gen_timer_cb(-1, EV_TIMEOUT, g);
 }

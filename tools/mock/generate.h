@@ -9,9 +9,9 @@
 #include "llm.h"
 
 typedef struct mock_gen_params {
-    int streaming;   /* streamed answer (response-stream route, or "stream": true on /v1) */
-    int eventstream; /* frame the stream as event-stream PayloadParts (SageMaker) */
-    int openai;      /* error bodies in OpenAI's shape instead of SageMaker Runtime's */
+    int streaming;         /* streamed answer (response-stream route, or "stream": true on /v1) */
+    int eventstream;       /* frame the stream as event-stream PayloadParts (SageMaker) */
+    int openai;            /* error bodies in OpenAI's shape instead of SageMaker Runtime's */
     const char *endpoint;  /* SageMaker endpoint ("" for OpenAI routes) */
     const char *variant;   /* production variant for metrics */
     const char *component; /* inference component, or NULL */

@@ -27,8 +27,8 @@
 #include <unistd.h>
 
 #define HTTP_MAX_HEADER_BYTES (64 * 1024)
-#define HTTP_MAX_HEADERS 128
-#define HTTP_MAX_BODY ((size_t)256 * 1024 * 1024)
+#define HTTP_MAX_HEADERS      128
+#define HTTP_MAX_BODY         ((size_t)256 * 1024 * 1024)
 
 struct mock_http_server {
     struct event_base *base;
@@ -64,27 +64,48 @@ static void conn_parse(mock_conn *c);
 
 const char *mock_http_reason(int status) {
     switch (status) {
-    case 100: return "Continue";
-    case 200: return "OK";
-    case 204: return "No Content";
-    case 206: return "Partial Content";
-    case 304: return "Not Modified";
-    case 400: return "Bad Request";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 409: return "Conflict";
-    case 411: return "Length Required";
-    case 412: return "Precondition Failed";
-    case 413: return "Payload Too Large";
-    case 416: return "Range Not Satisfiable";
-    case 424: return "Failed Dependency";
-    case 429: return "Too Many Requests";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    case 501: return "Not Implemented";
-    case 503: return "Service Unavailable";
-    default: return "Status";
+    case 100:
+        return "Continue";
+    case 200:
+        return "OK";
+    case 204:
+        return "No Content";
+    case 206:
+        return "Partial Content";
+    case 304:
+        return "Not Modified";
+    case 400:
+        return "Bad Request";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 409:
+        return "Conflict";
+    case 411:
+        return "Length Required";
+    case 412:
+        return "Precondition Failed";
+    case 413:
+        return "Payload Too Large";
+    case 416:
+        return "Range Not Satisfiable";
+    case 424:
+        return "Failed Dependency";
+    case 429:
+        return "Too Many Requests";
+    case 431:
+        return "Request Header Fields Too Large";
+    case 500:
+        return "Internal Server Error";
+    case 501:
+        return "Not Implemented";
+    case 503:
+        return "Service Unavailable";
+    default:
+        return "Status";
     }
 }
 
@@ -325,8 +346,9 @@ static void conn_parse(mock_conn *c) {
     const char *te = mock_request_header(req, "Transfer-Encoding");
     if (te && strcasecmp(te, "identity") != 0) {
         request_free(req);
-        conn_reply_error_and_close(c, 411, "chunked request bodies are not supported; send "
-                                           "Content-Length\n");
+        conn_reply_error_and_close(c, 411,
+                                   "chunked request bodies are not supported; send "
+                                   "Content-Length\n");
         return;
     }
     const char *cl = mock_request_header(req, "Content-Length");

@@ -10,8 +10,8 @@
 #include <string.h>
 
 static const char *const llm_words[] = {
-    " The",   " quick", " brown", " fox",  " jumps", " over",   " the",  " lazy",
-    " dog",   " while", " smfw",  " measures", " every", " token", " it", " sees",
+    " The", " quick", " brown", " fox",      " jumps", " over",  " the", " lazy",
+    " dog", " while", " smfw",  " measures", " every", " token", " it",  " sees",
 };
 #define LLM_WORDS (sizeof llm_words / sizeof llm_words[0])
 
@@ -79,8 +79,9 @@ int mock_llm_parse(const uint8_t *body, size_t len, const char *default_model,
         max_tokens = int_member(params, "max_new_tokens");
         out->tgi_details = json_is_true(json_object_get(params, "details"));
     } else {
-        snprintf(err, err_size, "request body has none of \"messages\" (chat), \"prompt\" "
-                                "(completions) or \"inputs\" (TGI)");
+        snprintf(err, err_size,
+                 "request body has none of \"messages\" (chat), \"prompt\" "
+                 "(completions) or \"inputs\" (TGI)");
         json_decref(root);
         return -1;
     }
@@ -129,10 +130,11 @@ void mock_llm_stream_token(const mock_llm_answer *a, long k, mock_buf *b) {
                         last ? finish_reason(a) : "null");
         break;
     case MOCK_LLM_TGI:
-        mock_buf_printf(b,
-                        "data:{\"index\":%ld,\"token\":{\"id\":%ld,\"text\":\"%s\",\"logprob\":-0.1,"
-                        "\"special\":false},\"generated_text\":",
-                        k, 1000 + (long)((size_t)k % LLM_WORDS), tok);
+        mock_buf_printf(
+            b,
+            "data:{\"index\":%ld,\"token\":{\"id\":%ld,\"text\":\"%s\",\"logprob\":-0.1,"
+            "\"special\":false},\"generated_text\":",
+            k, 1000 + (long)((size_t)k % LLM_WORDS), tok);
         if (last) {
             mock_buf_puts(b, "\"");
             for (long j = 0; j < a->tokens; j++) mock_buf_puts(b, mock_llm_token(j));
@@ -203,10 +205,11 @@ void mock_llm_full_body(const mock_llm_answer *a, mock_buf *b, const char **cont
     const char *fr = a->tokens == 0 ? "\"stop\"" : finish_reason(a);
     switch (a->req.format) {
     case MOCK_LLM_CHAT:
-        mock_buf_printf(b,
-                        "{\"id\":\"%s\",\"object\":\"chat.completion\",\"created\":%ld,\"model\":%s,"
-                        "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",",
-                        a->id, a->created, a->req.model);
+        mock_buf_printf(
+            b,
+            "{\"id\":\"%s\",\"object\":\"chat.completion\",\"created\":%ld,\"model\":%s,"
+            "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",",
+            a->id, a->created, a->req.model);
         if (a->reasoning_only)
             mock_buf_printf(b, "\"content\":null,\"reasoning_content\":\"%s\"", text.data);
         else
@@ -214,11 +217,12 @@ void mock_llm_full_body(const mock_llm_answer *a, mock_buf *b, const char **cont
         mock_buf_printf(b, "},\"logprobs\":null,\"finish_reason\":%s}],", fr);
         break;
     case MOCK_LLM_COMPLETIONS:
-        mock_buf_printf(b,
-                        "{\"id\":\"%s\",\"object\":\"text_completion\",\"created\":%ld,\"model\":%s,"
-                        "\"choices\":[{\"index\":0,\"text\":\"%s\",\"logprobs\":null,"
-                        "\"finish_reason\":%s}],",
-                        a->id, a->created, a->req.model, a->reasoning_only ? "" : text.data, fr);
+        mock_buf_printf(
+            b,
+            "{\"id\":\"%s\",\"object\":\"text_completion\",\"created\":%ld,\"model\":%s,"
+            "\"choices\":[{\"index\":0,\"text\":\"%s\",\"logprobs\":null,"
+            "\"finish_reason\":%s}],",
+            a->id, a->created, a->req.model, a->reasoning_only ? "" : text.data, fr);
         break;
     case MOCK_LLM_TGI:
         mock_buf_printf(b, "[{\"generated_text\":\"%s\"", text.data);
@@ -231,9 +235,9 @@ void mock_llm_full_body(const mock_llm_answer *a, mock_buf *b, const char **cont
         mock_buf_free(&text);
         return;
     }
-    mock_buf_printf(b,
-                    "\"usage\":{\"prompt_tokens\":%ld,\"completion_tokens\":%ld,\"total_tokens\":%ld",
-                    a->req.prompt_tokens, a->tokens, a->req.prompt_tokens + a->tokens);
+    mock_buf_printf(
+        b, "\"usage\":{\"prompt_tokens\":%ld,\"completion_tokens\":%ld,\"total_tokens\":%ld",
+        a->req.prompt_tokens, a->tokens, a->req.prompt_tokens + a->tokens);
     if (a->reasoning_only)
         mock_buf_printf(b, ",\"completion_tokens_details\":{\"reasoning_tokens\":%ld}", a->tokens);
     mock_buf_puts(b, "}}");

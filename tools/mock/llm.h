@@ -21,7 +21,7 @@ typedef struct mock_llm_request {
     int tgi_details;   /* parameters.details */
     long max_tokens;   /* 0 when the body has none */
     long prompt_tokens;
-    char model[160];   /* JSON-escaped, with quotes */
+    char model[160]; /* JSON-escaped, with quotes */
 } mock_llm_request;
 
 /* Parse a request body. Returns 0, or -1 with a client-error message in err. */
@@ -31,9 +31,9 @@ int mock_llm_parse(const uint8_t *body, size_t len, const char *default_model,
 /* The generation plan for one answer. */
 typedef struct mock_llm_answer {
     mock_llm_request req;
-    long tokens;         /* tokens to produce (content, or reasoning when reasoning_only) */
-    int reasoning_only;  /* content stays null; the budget goes to reasoning_content */
-    int truncated;       /* finish_reason "length" (budget reached) rather than "stop" */
+    long tokens;        /* tokens to produce (content, or reasoning when reasoning_only) */
+    int reasoning_only; /* content stays null; the budget goes to reasoning_content */
+    int truncated;      /* finish_reason "length" (budget reached) rather than "stop" */
     char id[64];
     long created;
 } mock_llm_answer;

@@ -13,12 +13,12 @@
 
 /* ---- options (options.c) ------------------------------------------------------------------ */
 
-#define MOCK_DEFAULT_ACCESS_KEY_ID "AKIDSMFWMOCKEXAMPLE"
+#define MOCK_DEFAULT_ACCESS_KEY_ID     "AKIDSMFWMOCKEXAMPLE"
 #define MOCK_DEFAULT_SECRET_ACCESS_KEY "smfw-mock-secret-key-EXAMPLEKEY"
-#define MOCK_DEFAULT_ACCOUNT_ID "111122223333"
-#define MOCK_DEFAULT_REGION "us-east-1"
-#define MOCK_DEFAULT_ENDPOINT "mock-endpoint"
-#define MOCK_MAX_NAMES 32
+#define MOCK_DEFAULT_ACCOUNT_ID        "111122223333"
+#define MOCK_DEFAULT_REGION            "us-east-1"
+#define MOCK_DEFAULT_ENDPOINT          "mock-endpoint"
+#define MOCK_MAX_NAMES                 32
 
 typedef struct mock_latency {
     double mean_ms;
@@ -55,6 +55,7 @@ typedef struct mock_options {
     char *endpoints[MOCK_MAX_NAMES];
     size_t endpoint_count;
     char *components[MOCK_MAX_NAMES];
+    char *component_endpoints[MOCK_MAX_NAMES]; /* the endpoint each component is on */
     size_t component_count;
     mock_latency ttft;
     mock_latency itl;
@@ -78,6 +79,9 @@ void mock_options_free(mock_options *opt);
 void mock_options_usage(FILE *out);
 int mock_has_endpoint(const mock_options *opt, const char *name);
 int mock_has_component(const mock_options *opt, const char *name);
+/* Endpoint hosting a component (NULL when unknown); whether an endpoint hosts any. */
+const char *mock_component_endpoint(const mock_options *opt, const char *component);
+int mock_endpoint_has_components(const mock_options *opt, const char *endpoint);
 
 /* ---- utilities (util.c) ------------------------------------------------------------------ */
 
@@ -135,10 +139,10 @@ typedef struct mock_server {
 void mock_route(mock_request *req, void *server);
 
 typedef enum mock_protocol {
-    MOCK_PROTO_JSON,     /* awsJson 1.0/1.1 and restJson (SageMaker, Runtime, CloudWatch) */
-    MOCK_PROTO_QUERY,    /* awsQuery (STS) */
-    MOCK_PROTO_S3,       /* restXml */
-    MOCK_PROTO_RUNTIME   /* SageMaker Runtime restJson */
+    MOCK_PROTO_JSON,   /* awsJson 1.0/1.1 and restJson (SageMaker, Runtime, CloudWatch) */
+    MOCK_PROTO_QUERY,  /* awsQuery (STS) */
+    MOCK_PROTO_S3,     /* restXml */
+    MOCK_PROTO_RUNTIME /* SageMaker Runtime restJson */
 } mock_protocol;
 
 /* Send an AWS-shaped error and finish the request. extra_xml: more S3 <Error> elements. */
@@ -151,8 +155,7 @@ void mock_aws_error_send(mock_request *req, mock_protocol proto, int status, con
 void mock_json_reply(mock_request *req, const char *content_type, json_t *body);
 
 /* Verify SigV4 for `service`; on failure answers with the protocol's error and returns -1. */
-int mock_auth_check(mock_server *srv, mock_request *req, const char *service,
-                    mock_protocol proto);
+int mock_auth_check(mock_server *srv, mock_request *req, const char *service, mock_protocol proto);
 
 /* ---- faults (faults.c) ------------------------------------------------------------------- */
 
@@ -184,8 +187,8 @@ mock_metrics *mock_metrics_new(void);
 void mock_metrics_free(mock_metrics *m);
 /* One invocation observed at wall time `unix_s`. */
 void mock_metrics_record(mock_metrics *m, const char *endpoint, const char *variant,
-                         const char *component, double unix_s, int status,
-                         double model_latency_us, double overhead_latency_us);
+                         const char *component, double unix_s, int status, double model_latency_us,
+                         double overhead_latency_us);
 /* Values of one metric/statistic per period bucket in [start, end). */
 typedef struct mock_metric_point {
     double timestamp;
@@ -193,14 +196,12 @@ typedef struct mock_metric_point {
 } mock_metric_point;
 size_t mock_metrics_query(mock_metrics *m, const char *metric, const char *endpoint,
                           const char *variant, const char *component, const char *stat,
-                          double start, double end, int period, mock_metric_point *out,
-                          size_t max);
+                          double start, double end, int period, mock_metric_point *out, size_t max);
 void mock_cloudwatch_handle(mock_server *srv, mock_request *req, const char *op);
 
 /* ---- services --------------------------------------------------------------------------- */
 
-void mock_runtime_handle(mock_server *srv, mock_request *req, const char *endpoint,
-                         int streaming);
+void mock_runtime_handle(mock_server *srv, mock_request *req, const char *endpoint, int streaming);
 void mock_openai_handle(mock_server *srv, mock_request *req);
 void mock_sts_handle(mock_server *srv, mock_request *req);
 void mock_s3_handle(mock_server *srv, mock_request *req);

@@ -5,11 +5,12 @@
  */
 #include "generate.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void openai_error(mock_request *req, int status, const char *type, const char *message) {
-    json_t *o = json_pack("{s:{s:s,s:s,s:i}}", "error", "message", message, "type", type, "code",
-                          status);
+    json_t *o =
+        json_pack("{s:{s:s,s:s,s:i}}", "error", "message", message, "type", type, "code", status);
     char *t = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     const char *h[] = {"Content-Type: application/json", NULL};
@@ -25,9 +26,8 @@ void mock_openai_handle(mock_server *srv, mock_request *req) {
             return;
         }
         json_t *o = json_pack("{s:s,s:[{s:s,s:s,s:i,s:s,s:i}]}", "object", "list", "data", "id",
-                              srv->opt.model, "object", "model", "created",
-                              (int)mock_now_unix(), "owned_by", "smfw-mock", "max_model_len",
-                              32768);
+                              srv->opt.model, "object", "model", "created", (int)mock_now_unix(),
+                              "owned_by", "smfw-mock", "max_model_len", 32768);
         char *t = json_dumps(o, JSON_COMPACT);
         json_decref(o);
         const char *h[] = {"Content-Type: application/json", NULL};

@@ -24,17 +24,19 @@ static const mock_flag mock_flags[] = {
      "address to listen on (default 127.0.0.1:8080; port 0 picks a free port). The first line "
      "on stdout is always \"listening on http://HOST:PORT\""},
     {"port", "N", "shorthand for --listen 127.0.0.1:N"},
-    {"access-key-id", "ID", "access key id accepted for SigV4 (default " MOCK_DEFAULT_ACCESS_KEY_ID
-                            ")"},
+    {"access-key-id", "ID",
+     "access key id accepted for SigV4 (default " MOCK_DEFAULT_ACCESS_KEY_ID ")"},
     {"secret-access-key", "KEY",
      "secret key accepted for SigV4 (default " MOCK_DEFAULT_SECRET_ACCESS_KEY ")"},
     {"no-auth", NULL, "accept every request without checking its signature"},
-    {"account-id", "ID", "12-digit account id in ARNs and GetCallerIdentity (default " MOCK_DEFAULT_ACCOUNT_ID ")"},
+    {"account-id", "ID",
+     "12-digit account id in ARNs and GetCallerIdentity (default " MOCK_DEFAULT_ACCOUNT_ID ")"},
     {"region", "REGION", "region of every emulated service (default " MOCK_DEFAULT_REGION ")"},
     {"endpoint", "NAME",
      "an InService SageMaker endpoint (repeatable; default " MOCK_DEFAULT_ENDPOINT ")"},
     {"inference-component", "NAME",
-     "an InService inference component on the first endpoint (repeatable)"},
+     "an InService inference component on the endpoint named last before it (repeatable); "
+     "invocations of that endpoint must then name a component"},
     {"ttft-ms", "MEAN[:STDDEV]", "time to first token, normal distribution (default 20:0)"},
     {"itl-ms", "MEAN[:STDDEV]", "inter-token latency, normal distribution (default 5:0)"},
     {"output-tokens", "N",
@@ -120,8 +122,7 @@ static int parse_bool(const char *v) {
     if (!v || !*v || !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcmp(v, "1") ||
         !strcasecmp(v, "on"))
         return 1;
-    if (!strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcmp(v, "0") ||
-        !strcasecmp(v, "off"))
+    if (!strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcmp(v, "0") || !strcasecmp(v, "off"))
         return 0;
     return -1;
 }
@@ -180,10 +181,14 @@ static int apply(mock_options *opt, const char *name, const char *value, int *ex
             return -1;
         }
     } else if (!strcmp(name, "inference-component")) {
-        if (add_names(opt->components, &opt->component_count, value) != 0) {
+        size_t before = opt->component_count;
+        if (opt->endpoint_count == 0 ||
+            add_names(opt->components, &opt->component_count, value) != 0) {
             snprintf(err, err_size, "bad inference component name \"%s\"", value);
             return -1;
         }
+        for (size_t i = before; i < opt->component_count; i++)
+            opt->component_endpoints[i] = strdup(opt->endpoints[opt->endpoint_count - 1]);
     } else if (!strcmp(name, "ttft-ms") || !strcmp(name, "itl-ms")) {
         if (parse_latency(value, !strcmp(name, "ttft-ms") ? &opt->ttft : &opt->itl) != 0) {
             snprintf(err, err_size, "--%s wants MEAN[:STDDEV] in ms, got \"%s\"", name, value);
@@ -262,17 +267,17 @@ static int apply(mock_options *opt, const char *name, const char *value, int *ex
     return 0;
 }
 
-typedef struct ini_ctx {
+typedef struct mock_ini_ctx {
     mock_options *opt;
     int *explicit_endpoints;
     char *err;
     size_t err_size;
     const char *path;
     int failed;
-} ini_ctx;
+} mock_ini_ctx;
 
-static int ini_handler(void *user, const char *section, const char *name, const char *value) {
-    ini_ctx *ctx = user;
+static int mock_ini_handler(void *user, const char *section, const char *name, const char *value) {
+    mock_ini_ctx *ctx = user;
     if (ctx->failed || strcmp(section, "mock") != 0) return 1;
     const mock_flag *f = find_flag(name);
     if (!f || !strcmp(name, "config") || !strcmp(name, "help") || !strcmp(name, "version")) {
@@ -294,8 +299,7 @@ int mock_options_parse(mock_options *opt, int argc, char **argv, char *err, size
     snprintf(opt->host, sizeof opt->host, "127.0.0.1");
     opt->port = 8080;
     snprintf(opt->access_key_id, sizeof opt->access_key_id, MOCK_DEFAULT_ACCESS_KEY_ID);
-    snprintf(opt->secret_access_key, sizeof opt->secret_access_key,
-             MOCK_DEFAULT_SECRET_ACCESS_KEY);
+    snprintf(opt->secret_access_key, sizeof opt->secret_access_key, MOCK_DEFAULT_SECRET_ACCESS_KEY);
     snprintf(opt->account_id, sizeof opt->account_id, MOCK_DEFAULT_ACCOUNT_ID);
     snprintf(opt->region, sizeof opt->region, MOCK_DEFAULT_REGION);
     snprintf(opt->model, sizeof opt->model, "mock-model");
@@ -314,8 +318,8 @@ int mock_options_parse(mock_options *opt, int argc, char **argv, char *err, size
         if (!strncmp(argv[i], "--config=", 9)) config = argv[i] + 9;
     }
     if (config) {
-        ini_ctx ctx = {opt, &explicit_endpoints, err, err_size, config, 0};
-        int rc = ini_parse(config, ini_handler, &ctx);
+        mock_ini_ctx ctx = {opt, &explicit_endpoints, err, err_size, config, 0};
+        int rc = ini_parse(config, mock_ini_handler, &ctx);
         if (ctx.failed) return -1;
         if (rc < 0) {
             snprintf(err, err_size, "cannot read config file %s", config);
@@ -372,7 +376,10 @@ int mock_options_parse(mock_options *opt, int argc, char **argv, char *err, size
 
 void mock_options_free(mock_options *opt) {
     for (size_t i = 0; i < opt->endpoint_count; i++) free(opt->endpoints[i]);
-    for (size_t i = 0; i < opt->component_count; i++) free(opt->components[i]);
+    for (size_t i = 0; i < opt->component_count; i++) {
+        free(opt->components[i]);
+        free(opt->component_endpoints[i]);
+    }
     free(opt->ground_truth);
     free(opt->state_dir);
     memset(opt, 0, sizeof *opt);
@@ -387,5 +394,17 @@ int mock_has_endpoint(const mock_options *opt, const char *name) {
 int mock_has_component(const mock_options *opt, const char *name) {
     for (size_t i = 0; i < opt->component_count; i++)
         if (!strcmp(opt->components[i], name)) return 1;
+    return 0;
+}
+
+const char *mock_component_endpoint(const mock_options *opt, const char *component) {
+    for (size_t i = 0; i < opt->component_count; i++)
+        if (!strcmp(opt->components[i], component)) return opt->component_endpoints[i];
+    return NULL;
+}
+
+int mock_endpoint_has_components(const mock_options *opt, const char *endpoint) {
+    for (size_t i = 0; i < opt->component_count; i++)
+        if (!strcmp(opt->component_endpoints[i], endpoint)) return 1;
     return 0;
 }

@@ -5,13 +5,35 @@
  */
 #include "generate.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define RUNTIME_MAX_BODY 6291456
 
-static void runtime_invalid(mock_request *req, const char *message) {
-    mock_aws_error(req, MOCK_PROTO_RUNTIME, 400, "ValidationError", message, NULL);
+/* A request answered before any model work still gets its ground-truth line and metric. */
+static void runtime_record_rejection(mock_server *srv, mock_request *req, const char *endpoint,
+                                     int status) {
+    mock_truth t;
+    memset(&t, 0, sizeof t);
+    const char *id = mock_request_header(req, "X-Amzn-SageMaker-Inference-Id");
+    snprintf(t.inference_id, sizeof t.inference_id, "%s", id ? id : "");
+    snprintf(t.endpoint, sizeof t.endpoint, "%s", endpoint);
+    t.recv_ns = req->recv_ns;
+    t.last_byte_ns = req->last_sent_ns;
+    t.status = status;
+    mock_groundtruth_write(srv->gt, &t);
+    if (mock_has_endpoint(&srv->opt, endpoint))
+        mock_metrics_record(srv->metrics, endpoint, "AllTraffic", NULL, mock_now_unix(), status, 0,
+                            0);
 }
+
+static void runtime_reject(mock_server *srv, mock_request *req, const char *endpoint,
+                           const char *message) {
+    mock_aws_error_send(req, MOCK_PROTO_RUNTIME, 400, "ValidationError", message, NULL);
+    runtime_record_rejection(srv, req, endpoint, 400);
+    mock_request_finish(req);
+}
+#define runtime_invalid(req, message) runtime_reject(srv, req, endpoint, message)
 
 static int printable_len(const char *s, size_t min, size_t max) {
     size_t n = strlen(s);
@@ -21,8 +43,7 @@ static int printable_len(const char *s, size_t min, size_t max) {
     return 1;
 }
 
-void mock_runtime_handle(mock_server *srv, mock_request *req, const char *endpoint,
-                         int streaming) {
+void mock_runtime_handle(mock_server *srv, mock_request *req, const char *endpoint, int streaming) {
     const mock_options *opt = &srv->opt;
     char msg[512];
     if (!mock_has_endpoint(opt, endpoint)) {
@@ -43,7 +64,7 @@ void mock_runtime_handle(mock_server *srv, mock_request *req, const char *endpoi
     const char *session = mock_request_header(req, "X-Amzn-SageMaker-Session-Id");
     const char *explain = mock_request_header(req, "X-Amzn-SageMaker-Enable-Explanations");
     const char *hostname = mock_request_header(req, "X-Amzn-SageMaker-Target-Container-Hostname");
-    int hosts_components = opt->component_count > 0 && !strcmp(endpoint, opt->endpoints[0]);
+    int hosts_components = mock_endpoint_has_components(opt, endpoint);
 
     if (streaming && target_model) {
         runtime_invalid(req, "TargetModel is not supported for InvokeEndpointWithResponseStream.");
@@ -65,8 +86,10 @@ void mock_runtime_handle(mock_server *srv, mock_request *req, const char *endpoi
         return;
     }
     if (hostname) {
-        snprintf(msg, sizeof msg, "Endpoint %s is not a multi-container endpoint with direct "
-                                  "invocation.", endpoint);
+        snprintf(msg, sizeof msg,
+                 "Endpoint %s is not a multi-container endpoint with direct "
+                 "invocation.",
+                 endpoint);
         runtime_invalid(req, msg);
         return;
     }
@@ -75,7 +98,8 @@ void mock_runtime_handle(mock_server *srv, mock_request *req, const char *endpoi
         runtime_invalid(req, msg);
         return;
     }
-    if (component && !mock_has_component(opt, component)) {
+    const char *component_home = component ? mock_component_endpoint(opt, component) : NULL;
+    if (component && (!component_home || strcmp(component_home, endpoint) != 0)) {
         snprintf(msg, sizeof msg, "Inference Component %s not found.", component);
         runtime_invalid(req, msg);
         return;
@@ -116,10 +140,10 @@ void mock_runtime_handle(mock_server *srv, mock_request *req, const char *endpoi
                               "OriginalMessage", err, "OriginalStatusCode", 400);
         char *t = json_dumps(o, JSON_COMPACT);
         json_decref(o);
-        const char *h[] = {"Content-Type: application/json", "x-amzn-ErrorType: ModelError",
-                           NULL};
+        const char *h[] = {"Content-Type: application/json", "x-amzn-ErrorType: ModelError", NULL};
         mock_respond(req, 424, h, t, strlen(t));
         free(t);
+        runtime_record_rejection(srv, req, endpoint, 424);
         mock_request_finish(req);
         return;
     }

@@ -72,12 +72,23 @@ void mock_buf_printf(mock_buf *b, const char *fmt, ...) {
 void mock_buf_xml(mock_buf *b, const char *s) {
     for (; *s; s++) {
         switch (*s) {
-        case '&': mock_buf_puts(b, "&amp;"); break;
-        case '<': mock_buf_puts(b, "&lt;"); break;
-        case '>': mock_buf_puts(b, "&gt;"); break;
-        case '"': mock_buf_puts(b, "&quot;"); break;
-        case '\'': mock_buf_puts(b, "&apos;"); break;
-        default: mock_buf_add(b, s, 1);
+        case '&':
+            mock_buf_puts(b, "&amp;");
+            break;
+        case '<':
+            mock_buf_puts(b, "&lt;");
+            break;
+        case '>':
+            mock_buf_puts(b, "&gt;");
+            break;
+        case '"':
+            mock_buf_puts(b, "&quot;");
+            break;
+        case '\'':
+            mock_buf_puts(b, "&apos;");
+            break;
+        default:
+            mock_buf_add(b, s, 1);
         }
     }
 }

@@ -1,0 +1,1003 @@
+/*
+ * controlplane.c - the SageMaker control plane smfw calls (awsJson 1.1,
+ * aws-wire.md §3): DescribeEndpoint, DescribeInferenceComponent, the
+ * AIWorkloadConfig and AIBenchmarkJob operations, with the model's
+ * validation and error codes, and the benchmark-job state machine
+ * (InProgress -> Completed | Failed, Stopping -> Stopped).
+ *
+ * Workload configs and jobs persist in <state-dir>/controlplane.json.
+ */
+#include "jobs.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#define CP_JSON "application/x-amz-json-1.1"
+
+typedef struct cp_job cp_job;
+
+struct mock_controlplane {
+    mock_server *srv;
+    char state_file[4200];
+    char jobs_dir[4200];
+    json_t *configs; /* array of workload config objects, as Describe returns them */
+    cp_job *jobs;
+    double started;
+    mock_job_runner runner;
+    void *runner_user;
+    int pipe_fds[2]; /* worker threads report finished jobs through this pipe */
+    struct event *pipe_ev;
+};
+
+struct cp_job {
+    cp_job *next;
+    mock_controlplane *cp;
+    json_t *desc; /* the DescribeAIBenchmarkJob members */
+    struct event *timer;
+    volatile int stop_requested;
+    int running_thread;
+    pthread_t thread;
+    mock_job_spec spec;
+    mock_job_outcome outcome;
+    char endpoint[80], component[80], url[96], work_dir[4300];
+    char *workload_spec;
+    mock_job_channel channels[16];
+    char *channel_names[16], *channel_dirs[16];
+    size_t channel_count;
+};
+
+/* ---- helpers ------------------------------------------------------------------------------ */
+
+static void cp_error(mock_request *req, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void cp_error(mock_request *req, const char *code, const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    mock_aws_error(req, MOCK_PROTO_JSON, 400, code, msg, NULL);
+}
+
+/* Coral-style message for one failed member constraint. */
+static void cp_invalid(mock_request *req, const char *member, const char *value,
+                       const char *constraint) {
+    char shown[128];
+    if (value)
+        snprintf(shown, sizeof shown, "'%.100s'", value);
+    else
+        snprintf(shown, sizeof shown, "null");
+    cp_error(req, "ValidationException",
+             "1 validation error detected: Value %s at '%s' failed to satisfy constraint: %s",
+             shown, member, constraint);
+}
+
+static const char *jstr(json_t *o, const char *key) {
+    return json_string_value(json_object_get(o, key));
+}
+
+static void cp_arn(const mock_controlplane *cp, const char *kind, const char *name, char *out,
+                   size_t size) {
+    snprintf(out, size, "arn:aws:sagemaker:%s:%s:%s/%s", cp->srv->opt.region,
+             cp->srv->opt.account_id, kind, name);
+    /* Endpoint and component ARNs carry lower-case names, as SageMaker's do. */
+    if (!strcmp(kind, "endpoint") || !strcmp(kind, "inference-component"))
+        for (char *p = strrchr(out, '/'); p && *p; p++)
+            if (*p >= 'A' && *p <= 'Z') *p = (char)(*p + 32);
+}
+
+/* Name from a name-or-ARN identifier (the part after the last '/'). */
+static const char *ident_name(const char *ident) {
+    const char *slash = strrchr(ident, '/');
+    return slash && !strncmp(ident, "arn:", 4) ? slash + 1 : ident;
+}
+
+static int s3_uri_valid(const char *s) {
+    return s && strlen(s) <= 1024 &&
+           ((!strncmp(s, "s3://", 5) && s[5] && s[5] != '/') || !strncmp(s, "https://", 8));
+}
+
+static int role_arn_valid(const char *s) {
+    if (!s || strlen(s) < 20 || strlen(s) > 2048 || strncmp(s, "arn:aws", 7) != 0) return 0;
+    const char *iam = strstr(s, ":iam::");
+    if (!iam) return 0;
+    const char *acct = iam + 6;
+    if (strspn(acct, "0123456789") != 12 || strncmp(acct + 12, ":role/", 6) != 0) return 0;
+    return acct[18] != '\0';
+}
+
+static int tags_valid(json_t *tags) {
+    if (!tags) return 1;
+    if (!json_is_array(tags) || json_array_size(tags) > 50) return 0;
+    size_t i;
+    json_t *t;
+    json_array_foreach(tags, i, t) {
+        const char *k = jstr(t, "Key"), *v = jstr(t, "Value");
+        if (!k || !v || strlen(k) < 1 || strlen(k) > 128 || strlen(v) > 256) return 0;
+    }
+    return 1;
+}
+
+/* Allowed members of an object; the name of the first unknown one, or NULL. */
+static const char *unknown_member(json_t *o, const char *const *allowed) {
+    const char *k;
+    json_t *v;
+    json_object_foreach(o, k, v) {
+        int ok = 0;
+        for (size_t i = 0; allowed[i]; i++) ok |= !strcmp(allowed[i], k);
+        if (!ok) return k;
+    }
+    return NULL;
+}
+
+/* ---- persistence -------------------------------------------------------------------------- */
+
+static void cp_save(mock_controlplane *cp) {
+    json_t *jobs = json_array();
+    for (cp_job *j = cp->jobs; j; j = j->next) json_array_append(jobs, j->desc);
+    json_t *root = json_pack("{s:O,s:o}", "workload_configs", cp->configs, "jobs", jobs);
+    char tmp[4300];
+    snprintf(tmp, sizeof tmp, "%s.tmp", cp->state_file);
+    if (json_dump_file(root, tmp, JSON_INDENT(1)) == 0) rename(tmp, cp->state_file);
+    json_decref(root);
+}
+
+static cp_job *cp_job_new(mock_controlplane *cp, json_t *desc) {
+    cp_job *j = calloc(1, sizeof *j);
+    if (!j) abort();
+    j->cp = cp;
+    j->desc = desc;
+    j->next = cp->jobs;
+    cp->jobs = j;
+    return j;
+}
+
+static void cp_job_free(cp_job *j) {
+    if (j->timer) event_free(j->timer);
+    json_decref(j->desc);
+    free(j->workload_spec);
+    for (size_t i = 0; i < j->channel_count; i++) {
+        free(j->channel_names[i]);
+        free(j->channel_dirs[i]);
+    }
+    free(j);
+}
+
+static cp_job *cp_find_job(mock_controlplane *cp, const char *name) {
+    for (cp_job *j = cp->jobs; j; j = j->next)
+        if (!strcmp(jstr(j->desc, "AIBenchmarkJobName"), name)) return j;
+    return NULL;
+}
+
+static json_t *cp_find_config(mock_controlplane *cp, const char *ident) {
+    const char *name = ident_name(ident);
+    size_t i;
+    json_t *c;
+    json_array_foreach(cp->configs, i, c) {
+        if (!strcmp(jstr(c, "AIWorkloadConfigName"), name)) return c;
+    }
+    return NULL;
+}
+
+/* ---- job state machine -------------------------------------------------------------------- */
+
+static void cp_job_set(cp_job *j, const char *status, const char *reason) {
+    json_object_set_new(j->desc, "AIBenchmarkJobStatus", json_string(status));
+    if (reason) json_object_set_new(j->desc, "FailureReason", json_string(reason));
+    if (!strcmp(status, "Completed") || !strcmp(status, "Failed") || !strcmp(status, "Stopped"))
+        json_object_set_new(j->desc, "EndTime", json_real(mock_now_unix()));
+    cp_save(j->cp);
+}
+
+static int job_terminal(const cp_job *j) {
+    const char *s = jstr(j->desc, "AIBenchmarkJobStatus");
+    return !strcmp(s, "Completed") || !strcmp(s, "Failed") || !strcmp(s, "Stopped");
+}
+
+/* Where the bundle goes: <S3OutputLocation>/<job-name>/output/output.tar.gz. */
+static int output_location(cp_job *j, char *bucket, size_t bsize, char *key, size_t ksize) {
+    const char *loc = jstr(json_object_get(j->desc, "OutputConfig"), "S3OutputLocation");
+    if (!loc || strncmp(loc, "s3://", 5) != 0) return -1;
+    const char *b = loc + 5, *slash = strchr(b, '/');
+    size_t blen = slash ? (size_t)(slash - b) : strlen(b);
+    snprintf(bucket, bsize, "%.*s", (int)blen, b);
+    const char *prefix = slash ? slash + 1 : "";
+    size_t plen = strlen(prefix);
+    snprintf(key, ksize, "%s%s%s/output/output.tar.gz", prefix,
+             plen && prefix[plen - 1] != '/' ? "/" : "", jstr(j->desc, "AIBenchmarkJobName"));
+    return 0;
+}
+
+static void cp_job_finish(cp_job *j) {
+    j->running_thread = 0;
+    if (j->stop_requested) {
+        cp_job_set(j, "Stopped", NULL);
+        return;
+    }
+    if (j->outcome.failed) {
+        cp_job_set(j, "Failed", j->outcome.failure_reason);
+        return;
+    }
+    uint8_t *data = NULL;
+    size_t len = 0;
+    FILE *f = j->outcome.bundle_path[0] ? fopen(j->outcome.bundle_path, "rb") : NULL;
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        long n = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        data = malloc(n > 0 ? (size_t)n : 1);
+        len = data && n > 0 ? fread(data, 1, (size_t)n, f) : 0;
+        fclose(f);
+    }
+    char bucket[256], key[2048];
+    if (!f || output_location(j, bucket, sizeof bucket, key, sizeof key) != 0 ||
+        mock_s3_put(j->cp->srv->s3, bucket, key, data, len, "application/x-tar") != 0) {
+        cp_job_set(j, "Failed",
+                   "InternalServerError: the benchmark finished but its output could not be "
+                   "uploaded to the S3 output location.");
+    } else {
+        cp_job_set(j, "Completed", NULL);
+    }
+    free(data);
+}
+
+static void *cp_job_thread(void *arg) {
+    cp_job *j = arg;
+    j->cp->runner(&j->spec, &j->outcome, j->cp->runner_user);
+    ssize_t w;
+    do w = write(j->cp->pipe_fds[1], &j, sizeof j);
+    while (w < 0 && errno == EINTR);
+    return NULL;
+}
+
+static void cp_pipe_cb(evutil_socket_t fd, short what, void *arg) {
+    (void)what, (void)arg;
+    cp_job *j;
+    while (read(fd, &j, sizeof j) == (ssize_t)sizeof j) {
+        pthread_join(j->thread, NULL);
+        cp_job_finish(j);
+    }
+}
+
+/* Download one channel's objects into the job's work folder. Returns files, or -1. */
+static long stage_channel(cp_job *j, const char *channel, const char *uri, char *reason,
+                          size_t reason_size) {
+    mock_s3 *s3 = j->cp->srv->s3;
+    if (strncmp(uri, "s3://", 5) != 0) {
+        snprintf(reason, reason_size, "ClientError: channel %s: only s3:// URIs can be staged",
+                 channel);
+        return -1;
+    }
+    const char *b = uri + 5, *slash = strchr(b, '/');
+    char bucket[256];
+    snprintf(bucket, sizeof bucket, "%.*s", (int)(slash ? (size_t)(slash - b) : strlen(b)), b);
+    const char *prefix = slash ? slash + 1 : "";
+    char **keys = NULL;
+    size_t n = mock_s3_list(s3, bucket, prefix, &keys);
+    char dir[4400];
+    snprintf(dir, sizeof dir, "%s/input/%s", j->work_dir, channel);
+    mock_mkdirs(dir);
+    long staged = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *data = NULL;
+        size_t len = 0;
+        const char *rel = keys[i] + strlen(prefix);
+        if (*rel && rel[strlen(rel) - 1] != '/' &&
+            mock_s3_get(s3, bucket, keys[i], &data, &len) == 0) {
+            char path[4700], flat[512];
+            snprintf(flat, sizeof flat, "%s", rel);
+            for (char *p = flat; *p; p++)
+                if (*p == '/') *p = '_';
+            snprintf(path, sizeof path, "%s/%s", dir, flat);
+            FILE *f = fopen(path, "wb");
+            if (f) {
+                if (len) fwrite(data, 1, len, f);
+                fclose(f);
+                staged++;
+            }
+        }
+        free(data);
+        free(keys[i]);
+    }
+    free(keys);
+    if (staged == 0) {
+        snprintf(reason, reason_size, "ClientError: no objects found under %s (channel %s)", uri,
+                 channel);
+        return -1;
+    }
+    return staged;
+}
+
+static void cp_job_timer_cb(evutil_socket_t fd, short what, void *arg) {
+    cp_job *j = arg;
+    (void)fd, (void)what;
+    if (job_terminal(j)) return;
+    if (j->stop_requested) {
+        cp_job_set(j, "Stopped", NULL);
+        return;
+    }
+    /* Runner-less verdict after --job-duration-s: fail, honestly. */
+    cp_job_set(j, "Failed",
+               "ClientError: smfw-mock has no benchmark runner: executing a job needs smfw's "
+               "direct backend, which this build of the mock does not include. The workload "
+               "spec and the dataset were validated and staged.");
+}
+
+static void cp_job_start(cp_job *j) {
+    mock_controlplane *cp = j->cp;
+    char reason[1024];
+    json_object_set_new(j->desc, "StartTime", json_real(mock_now_unix()));
+    json_t *config = cp_find_config(cp, jstr(j->desc, "AIWorkloadConfigIdentifier"));
+    json_t *target = json_object_get(json_object_get(j->desc, "BenchmarkTarget"), "Endpoint");
+    snprintf(j->endpoint, sizeof j->endpoint, "%s", ident_name(jstr(target, "Identifier")));
+    json_t *ics = json_object_get(target, "InferenceComponents");
+    if (json_array_size(ics))
+        snprintf(j->component, sizeof j->component, "%s",
+                 ident_name(jstr(json_array_get(ics, 0), "Identifier")));
+    j->workload_spec = strdup(
+        jstr(json_object_get(json_object_get(config, "AIWorkloadConfigs"), "WorkloadSpec"),
+             "Inline")
+            ? jstr(json_object_get(json_object_get(config, "AIWorkloadConfigs"), "WorkloadSpec"),
+                   "Inline")
+            : "");
+    snprintf(j->work_dir, sizeof j->work_dir, "%s/%s", cp->jobs_dir,
+             jstr(j->desc, "AIBenchmarkJobName"));
+    mock_mkdirs(j->work_dir);
+    /* Stage the dataset channels from the mock's own S3, as SageMaker copies them in. */
+    json_t *channels = json_object_get(json_object_get(config, "DatasetConfig"), "InputDataConfig");
+    size_t i;
+    json_t *ch;
+    json_array_foreach(channels, i, ch) {
+        if (j->channel_count == 16) break;
+        const char *name = jstr(ch, "ChannelName");
+        const char *uri =
+            jstr(json_object_get(json_object_get(ch, "DataSource"), "S3DataSource"), "S3Uri");
+        long files = stage_channel(j, name, uri, reason, sizeof reason);
+        if (files < 0) {
+            cp_job_set(j, "Failed", reason);
+            return;
+        }
+        char dir[4400];
+        snprintf(dir, sizeof dir, "%s/input/%s", j->work_dir, name);
+        j->channel_names[j->channel_count] = strdup(name);
+        j->channel_dirs[j->channel_count] = strdup(dir);
+        j->channels[j->channel_count].name = j->channel_names[j->channel_count];
+        j->channels[j->channel_count].local_dir = j->channel_dirs[j->channel_count];
+        j->channels[j->channel_count].files = (size_t)files;
+        j->channel_count++;
+    }
+    cp_save(cp);
+    if (!cp->runner) {
+        j->timer = event_new(cp->srv->base, -1, 0, cp_job_timer_cb, j);
+        double d = cp->srv->opt.job_duration_s;
+        struct timeval tv = {(time_t)d, (suseconds_t)((d - floor(d)) * 1e6)};
+        event_add(j->timer, &tv);
+        return;
+    }
+    snprintf(j->url, sizeof j->url, "http://%s:%d", cp->srv->opt.host,
+             mock_http_server_port(cp->srv->http));
+    j->spec = (mock_job_spec){
+        .job_name = jstr(j->desc, "AIBenchmarkJobName"),
+        .endpoint = j->endpoint,
+        .inference_component = j->component[0] ? j->component : NULL,
+        .workload_spec = j->workload_spec,
+        .endpoint_url = j->url,
+        .region = cp->srv->opt.region,
+        .access_key_id = cp->srv->opt.access_key_id,
+        .secret_access_key = cp->srv->opt.secret_access_key,
+        .work_dir = j->work_dir,
+        .channels = j->channels,
+        .channel_count = j->channel_count,
+        .stop_requested = &j->stop_requested,
+    };
+    if (pthread_create(&j->thread, NULL, cp_job_thread, j) != 0) {
+        cp_job_set(j, "Failed", "InternalServerError: cannot start the benchmark worker");
+        return;
+    }
+    j->running_thread = 1;
+}
+
+static void cp_job_start_cb(evutil_socket_t fd, short what, void *arg) {
+    cp_job *j = arg;
+    (void)fd, (void)what;
+    event_free(j->timer);
+    j->timer = NULL;
+    if (!job_terminal(j)) cp_job_start(j);
+}
+
+void mock_controlplane_set_runner(mock_controlplane *cp, mock_job_runner runner, void *user) {
+    cp->runner = runner;
+    cp->runner_user = user;
+}
+
+/* ---- endpoints and inference components --------------------------------------------------- */
+
+static void op_describe_endpoint(mock_controlplane *cp, mock_request *req, json_t *in) {
+    const char *name = jstr(in, "EndpointName");
+    if (!name || !mock_name_valid(name, 63)) {
+        cp_invalid(req, "endpointName", name,
+                   "Member must satisfy regular expression pattern: "
+                   "^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}");
+        return;
+    }
+    char arn[256];
+    cp_arn(cp, "endpoint", name, arn, sizeof arn);
+    if (!mock_has_endpoint(&cp->srv->opt, name)) {
+        cp_error(req, "ValidationException", "Could not find endpoint \"%s\".", arn);
+        return;
+    }
+    json_t *out = json_pack("{s:s,s:s,s:s,s:[{s:s,s:[],s:f,s:f,s:i,s:i}],s:s,s:f,s:f}",
+                            "EndpointName", name, "EndpointArn", arn, "EndpointConfigName", name,
+                            "ProductionVariants", "VariantName", "AllTraffic", "DeployedImages",
+                            "CurrentWeight", 1.0, "DesiredWeight", 1.0, "CurrentInstanceCount", 1,
+                            "DesiredInstanceCount", 1, "EndpointStatus", "InService",
+                            "CreationTime", cp->started, "LastModifiedTime", cp->started);
+    mock_json_reply(req, CP_JSON, out);
+}
+
+static void op_describe_component(mock_controlplane *cp, mock_request *req, json_t *in) {
+    const char *name = jstr(in, "InferenceComponentName");
+    if (!name || !mock_name_valid(name, 63)) {
+        cp_invalid(req, "inferenceComponentName", name,
+                   "Member must satisfy regular expression pattern: "
+                   "^[a-zA-Z0-9]([\\-a-zA-Z0-9]*[a-zA-Z0-9])?$");
+        return;
+    }
+    char arn[256], earn[256];
+    cp_arn(cp, "inference-component", name, arn, sizeof arn);
+    if (!mock_has_component(&cp->srv->opt, name)) {
+        cp_error(req, "ValidationException", "Could not find inference component \"%s\".", arn);
+        return;
+    }
+    const char *endpoint = mock_component_endpoint(&cp->srv->opt, name);
+    cp_arn(cp, "endpoint", endpoint, earn, sizeof earn);
+    json_t *out = json_pack(
+        "{s:s,s:s,s:s,s:s,s:s,s:{s:s,s:{s:f,s:i}},s:{s:i,s:i},s:f,s:f,s:s}",
+        "InferenceComponentName", name, "InferenceComponentArn", arn, "EndpointName", endpoint,
+        "EndpointArn", earn, "VariantName", "AllTraffic", "Specification", "ModelName",
+        cp->srv->opt.model, "ComputeResourceRequirements", "NumberOfAcceleratorDevicesRequired",
+        1.0, "MinMemoryRequiredInMb", 1024, "RuntimeConfig", "DesiredCopyCount", 1,
+        "CurrentCopyCount", 1, "CreationTime", cp->started, "LastModifiedTime", cp->started,
+        "InferenceComponentStatus", "InService");
+    mock_json_reply(req, CP_JSON, out);
+}
+
+/* ---- workload configs --------------------------------------------------------------------- */
+
+static int validate_dataset_config(mock_request *req, json_t *dc) {
+    static const char *const union_members[] = {"InputDataConfig", NULL};
+    const char *bad = unknown_member(dc, union_members);
+    if (!json_is_object(dc) || bad || json_object_size(dc) != 1) {
+        cp_invalid(req, "datasetConfig", bad,
+                   "Member must be a union with exactly one member "
+                   "set: InputDataConfig");
+        return -1;
+    }
+    json_t *list = json_object_get(dc, "InputDataConfig");
+    if (!json_is_array(list) || json_array_size(list) < 1) {
+        cp_invalid(req, "datasetConfig.inputDataConfig", NULL,
+                   "Member must have length greater than or equal to 1");
+        return -1;
+    }
+    size_t i;
+    json_t *ch;
+    json_array_foreach(list, i, ch) {
+        const char *name = jstr(ch, "ChannelName");
+        size_t n = name ? strlen(name) : 0;
+        if (!name || n < 1 || n > 64 ||
+            strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") !=
+                n) {
+            cp_invalid(req, "datasetConfig.inputDataConfig.member.channelName", name,
+                       "Member must satisfy regular expression pattern: [A-Za-z0-9\\.\\-_]+");
+            return -1;
+        }
+        const char *uri =
+            jstr(json_object_get(json_object_get(ch, "DataSource"), "S3DataSource"), "S3Uri");
+        if (!s3_uri_valid(uri)) {
+            cp_invalid(
+                req, "datasetConfig.inputDataConfig.member.dataSource.s3DataSource.s3Uri", uri,
+                "Member must satisfy regular expression pattern: (https|s3)://([^/]+)/?(.*)");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void op_create_config(mock_controlplane *cp, mock_request *req, json_t *in) {
+    const char *name = jstr(in, "AIWorkloadConfigName");
+    if (!name || !mock_name_valid(name, 63)) {
+        cp_invalid(req, "aIWorkloadConfigName", name,
+                   name ? "Member must satisfy regular expression pattern: "
+                          "^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$"
+                        : "Member must not be null");
+        return;
+    }
+    json_t *dc = json_object_get(in, "DatasetConfig");
+    if (dc && validate_dataset_config(req, dc) != 0) return;
+    json_t *wc = json_object_get(in, "AIWorkloadConfigs");
+    if (wc) {
+        static const char *const wc_members[] = {"WorkloadSpec", NULL};
+        static const char *const spec_members[] = {"Inline", NULL};
+        const char *bad = unknown_member(wc, wc_members);
+        json_t *spec = json_object_get(wc, "WorkloadSpec");
+        if (!json_is_object(wc) || bad) {
+            cp_invalid(req, "aIWorkloadConfigs", bad, "Member has unknown fields");
+            return;
+        }
+        if (!json_is_object(spec)) {
+            cp_invalid(req, "aIWorkloadConfigs.workloadSpec", NULL, "Member must not be null");
+            return;
+        }
+        bad = unknown_member(spec, spec_members);
+        if (bad) {
+            cp_error(req, "ValidationException",
+                     "1 validation error detected: Value at 'aIWorkloadConfigs.workloadSpec' "
+                     "failed to satisfy constraint: unknown union member \"%s\" (WorkloadSpec "
+                     "accepts only Inline)",
+                     bad);
+            return;
+        }
+        const char *inl = jstr(spec, "Inline");
+        if (!inl || !*inl) {
+            cp_invalid(req, "aIWorkloadConfigs.workloadSpec.inline", NULL,
+                       "Member must have length greater than or equal to 1");
+            return;
+        }
+    }
+    json_t *tags = json_object_get(in, "Tags");
+    if (!tags_valid(tags)) {
+        cp_invalid(req, "tags", NULL, "Tags must be at most 50 {Key (1-128), Value (0-256)}");
+        return;
+    }
+    if (cp_find_config(cp, name)) {
+        cp_error(req, "ResourceInUse", "AI workload config %s already exists.", name);
+        return;
+    }
+    char arn[256];
+    cp_arn(cp, "ai-workload-config", name, arn, sizeof arn);
+    json_t *c = json_pack("{s:s,s:s,s:f}", "AIWorkloadConfigName", name, "AIWorkloadConfigArn", arn,
+                          "CreationTime", mock_now_unix());
+    if (dc) json_object_set(c, "DatasetConfig", dc);
+    if (wc) json_object_set(c, "AIWorkloadConfigs", wc);
+    if (tags) json_object_set(c, "Tags", tags);
+    json_array_append_new(cp->configs, c);
+    cp_save(cp);
+    mock_json_reply(req, CP_JSON, json_pack("{s:s}", "AIWorkloadConfigArn", arn));
+}
+
+static void op_describe_config(mock_controlplane *cp, mock_request *req, json_t *in) {
+    const char *name = jstr(in, "AIWorkloadConfigName");
+    if (!name || !mock_name_valid(name, 63)) {
+        cp_invalid(req, "aIWorkloadConfigName", name, "Member must not be null");
+        return;
+    }
+    json_t *c = cp_find_config(cp, name);
+    if (!c) {
+        cp_error(req, "ResourceNotFound", "AI workload config %s does not exist.", name);
+        return;
+    }
+    mock_json_reply(req, CP_JSON, json_deep_copy(c));
+}
+
+static void op_delete_config(mock_controlplane *cp, mock_request *req, json_t *in) {
+    const char *name = jstr(in, "AIWorkloadConfigName");
+    if (!name || !mock_name_valid(name, 63)) {
+        cp_invalid(req, "aIWorkloadConfigName", name, "Member must not be null");
+        return;
+    }
+    json_t *c = cp_find_config(cp, name);
+    if (!c) {
+        cp_error(req, "ResourceNotFound", "AI workload config %s does not exist.", name);
+        return;
+    }
+    for (cp_job *j = cp->jobs; j; j = j->next) {
+        const char *ident = jstr(j->desc, "AIWorkloadConfigIdentifier");
+        if (!job_terminal(j) && !strcmp(ident_name(ident), name)) {
+            cp_error(req, "ResourceInUse",
+                     "AI workload config %s is used by benchmark job %s, which is %s.", name,
+                     jstr(j->desc, "AIBenchmarkJobName"), jstr(j->desc, "AIBenchmarkJobStatus"));
+            return;
+        }
+    }
+    json_t *arn = json_incref(json_object_get(c, "AIWorkloadConfigArn"));
+    size_t i;
+    json_t *x;
+    json_array_foreach(cp->configs, i, x) {
+        if (x == c) {
+            json_array_remove(cp->configs, i);
+            break;
+        }
+    }
+    cp_save(cp);
+    mock_json_reply(req, CP_JSON, json_pack("{s:o}", "AIWorkloadConfigArn", arn));
+}
+
+/* Shared list logic: filter, sort, page. `items` is consumed. */
+static int cmp_name_asc(const void *a, const void *b, void *key) {
+    return strcmp(jstr(*(json_t *const *)a, key), jstr(*(json_t *const *)b, key));
+}
+static int cmp_time_asc(const void *a, const void *b, void *key) {
+    (void)key;
+    double x = json_number_value(json_object_get(*(json_t *const *)a, "CreationTime"));
+    double y = json_number_value(json_object_get(*(json_t *const *)b, "CreationTime"));
+    return x < y ? -1 : x > y;
+}
+static int cmp_status_asc(const void *a, const void *b, void *key) {
+    (void)key;
+    return strcmp(jstr(*(json_t *const *)a, "AIBenchmarkJobStatus"),
+                  jstr(*(json_t *const *)b, "AIBenchmarkJobStatus"));
+}
+
+static void list_reply(mock_request *req, json_t *in, json_t *items, const char *name_key,
+                       const char *list_key, const char *const *sort_keys) {
+    json_t *jmax = json_object_get(in, "MaxResults");
+    long max = 10;
+    if (jmax) {
+        if (!json_is_integer(jmax) || json_integer_value(jmax) < 1 ||
+            json_integer_value(jmax) > 100) {
+            json_decref(items);
+            cp_invalid(req, "maxResults", NULL, "Member must have value between 1 and 100");
+            return;
+        }
+        max = (long)json_integer_value(jmax);
+    }
+    const char *sort_by = jstr(in, "SortBy");
+    const char *order = jstr(in, "SortOrder");
+    int ok_sort = !sort_by;
+    for (size_t i = 0; sort_by && sort_keys[i]; i++) ok_sort |= !strcmp(sort_by, sort_keys[i]);
+    if (!ok_sort || (order && strcmp(order, "Ascending") && strcmp(order, "Descending"))) {
+        json_decref(items);
+        cp_invalid(req, ok_sort ? "sortOrder" : "sortBy", ok_sort ? order : sort_by,
+                   "Member must satisfy enum value set");
+        return;
+    }
+    size_t n = json_array_size(items);
+    json_t **arr = calloc(n + 1, sizeof *arr);
+    if (!arr) abort();
+    for (size_t i = 0; i < n; i++) arr[i] = json_array_get(items, i);
+    int (*cmp)(const void *, const void *, void *) = cmp_time_asc;
+    if (sort_by && !strcmp(sort_by, "Name")) cmp = cmp_name_asc;
+    if (sort_by && !strcmp(sort_by, "Status")) cmp = cmp_status_asc;
+    qsort_r(arr, n, sizeof *arr, cmp, (void *)name_key);
+    int descending = !order || !strcmp(order, "Descending");
+    const char *token = jstr(in, "NextToken");
+    long start = 0;
+    if (token) {
+        char *end;
+        start = strtol(token, &end, 10);
+        if (*end || start < 0 || (size_t)start > n) {
+            free(arr);
+            json_decref(items);
+            cp_error(req, "ValidationException", "Invalid pagination token");
+            return;
+        }
+    }
+    json_t *page = json_array();
+    long i = start;
+    for (; i < (long)n && i < start + max; i++)
+        json_array_append(page, arr[descending ? n - 1 - (size_t)i : (size_t)i]);
+    json_t *out = json_pack("{s:o}", list_key, page);
+    if (i < (long)n) {
+        char next[32];
+        snprintf(next, sizeof next, "%ld", i);
+        json_object_set_new(out, "NextToken", json_string(next));
+    }
+    free(arr);
+    json_decref(items);
+    mock_json_reply(req, CP_JSON, out);
+}
+
+static int time_filter_ok(json_t *in, double created) {
+    json_t *after = json_object_get(in, "CreationTimeAfter");
+    json_t *before = json_object_get(in, "CreationTimeBefore");
+    if (json_is_number(after) && !(created > json_number_value(after))) return 0;
+    if (json_is_number(before) && !(created < json_number_value(before))) return 0;
+    return 1;
+}
+
+static void op_list_configs(mock_controlplane *cp, mock_request *req, json_t *in) {
+    const char *contains = jstr(in, "NameContains");
+    json_t *items = json_array();
+    size_t i;
+    json_t *c;
+    json_array_foreach(cp->configs, i, c) {
+        const char *name = jstr(c, "AIWorkloadConfigName");
+        double created = json_number_value(json_object_get(c, "CreationTime"));
+        if (contains && !strstr(name, contains)) continue;
+        if (!time_filter_ok(in, created)) continue;
+        json_array_append_new(
+            items, json_pack("{s:s,s:O,s:f}", "AIWorkloadConfigName", name, "AIWorkloadConfigArn",
+                             json_object_get(c, "AIWorkloadConfigArn"), "CreationTime", created));
+    }
+    static const char *const keys[] = {"Name", "CreationTime", NULL};
+    list_reply(req, in, items, "AIWorkloadConfigName", "AIWorkloadConfigs", keys);
+}
+
+/* ---- benchmark jobs ----------------------------------------------------------------------- */
+
+static void op_create_job(mock_controlplane *cp, mock_request *req, json_t *in) {
+    const mock_options *opt = &cp->srv->opt;
+    const char *name = jstr(in, "AIBenchmarkJobName");
+    if (!name || !mock_name_valid(name, 63)) {
+        cp_invalid(req, "aIBenchmarkJobName", name,
+                   name ? "Member must satisfy regular expression pattern: "
+                          "^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$"
+                        : "Member must not be null");
+        return;
+    }
+    json_t *target = json_object_get(in, "BenchmarkTarget");
+    static const char *const target_members[] = {"Endpoint", NULL};
+    if (!json_is_object(target) || unknown_member(target, target_members) ||
+        json_object_size(target) != 1) {
+        cp_invalid(req, "benchmarkTarget", NULL,
+                   "Member must be a union with exactly one member set: Endpoint");
+        return;
+    }
+    json_t *ep = json_object_get(target, "Endpoint");
+    static const char *const ep_members[] = {"Identifier", "TargetContainerHostname",
+                                             "InferenceComponents", NULL};
+    const char *bad = json_is_object(ep) ? unknown_member(ep, ep_members) : NULL;
+    const char *ep_ident = jstr(ep, "Identifier");
+    if (!json_is_object(ep) || bad || !ep_ident || !*ep_ident || strlen(ep_ident) > 256) {
+        cp_invalid(req, "benchmarkTarget.endpoint.identifier", bad ? bad : ep_ident,
+                   bad ? "Member has unknown fields" : "Member must not be null");
+        return;
+    }
+    json_t *output = json_object_get(in, "OutputConfig");
+    const char *s3out = jstr(output, "S3OutputLocation");
+    if (!json_is_object(output) || !s3_uri_valid(s3out)) {
+        cp_invalid(
+            req, "outputConfig.s3OutputLocation", s3out,
+            s3out ? "Member must satisfy regular expression pattern: (https|s3)://([^/]+)/?(.*)"
+                  : "Member must not be null");
+        return;
+    }
+    const char *wl = jstr(in, "AIWorkloadConfigIdentifier");
+    if (!wl || !*wl || strlen(wl) > 256) {
+        cp_invalid(req, "aIWorkloadConfigIdentifier", wl, "Member must not be null");
+        return;
+    }
+    const char *role = jstr(in, "RoleArn");
+    if (!role_arn_valid(role)) {
+        cp_invalid(req, "roleArn", role,
+                   role ? "Member must satisfy regular expression pattern: "
+                          "^arn:aws[a-z\\-]*:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+$"
+                        : "Member must not be null");
+        return;
+    }
+    json_t *tags = json_object_get(in, "Tags");
+    if (!tags_valid(tags)) {
+        cp_invalid(req, "tags", NULL, "Tags must be at most 50 {Key (1-128), Value (0-256)}");
+        return;
+    }
+    if (cp_find_job(cp, name)) {
+        cp_error(req, "ResourceInUse", "AI benchmark job %s already exists.", name);
+        return;
+    }
+    json_t *config = cp_find_config(cp, wl);
+    if (!config) {
+        cp_error(req, "ResourceNotFound", "AI workload config %s does not exist.", ident_name(wl));
+        return;
+    }
+    if (!mock_has_endpoint(opt, ident_name(ep_ident))) {
+        cp_error(req, "ResourceNotFound", "Endpoint %s does not exist.", ident_name(ep_ident));
+        return;
+    }
+    size_t i;
+    json_t *ic;
+    json_array_foreach(json_object_get(ep, "InferenceComponents"), i, ic) {
+        const char *ici = jstr(ic, "Identifier");
+        const char *home = ici ? mock_component_endpoint(opt, ident_name(ici)) : NULL;
+        if (!home || strcmp(ident_name(ep_ident), home) != 0) {
+            cp_error(req, "ResourceNotFound",
+                     "Inference component %s does not exist on endpoint %s.",
+                     ici ? ident_name(ici) : "(null)", ident_name(ep_ident));
+            return;
+        }
+    }
+    char arn[256];
+    cp_arn(cp, "ai-benchmark-job", name, arn, sizeof arn);
+    json_t *out_result = json_pack("{s:s}", "S3OutputLocation", s3out);
+    if (json_object_get(output, "MlflowConfig"))
+        json_object_set(out_result, "MlflowConfig", json_object_get(output, "MlflowConfig"));
+    json_t *desc = json_pack(
+        "{s:s,s:s,s:s,s:O,s:o,s:s,s:s,s:f,s:s}", "AIBenchmarkJobName", name, "AIBenchmarkJobArn",
+        arn, "AIBenchmarkJobStatus", "InProgress", "BenchmarkTarget", target, "OutputConfig",
+        out_result, "AIWorkloadConfigIdentifier", wl, "RoleArn", role, "CreationTime",
+        mock_now_unix(), "AIWorkloadConfigName", jstr(config, "AIWorkloadConfigName"));
+    if (json_object_get(in, "NetworkConfig"))
+        json_object_set(desc, "NetworkConfig", json_object_get(in, "NetworkConfig"));
+    if (tags) json_object_set(desc, "Tags", tags);
+    cp_job *j = cp_job_new(cp, desc);
+    cp_save(cp);
+    /* Start on the next loop turn, so the Create answer goes out first. */
+    j->timer = event_new(cp->srv->base, -1, 0, cp_job_start_cb, j);
+    struct timeval now = {0, 0};
+    event_add(j->timer, &now);
+    mock_json_reply(req, CP_JSON, json_pack("{s:s}", "AIBenchmarkJobArn", arn));
+}
+
+static cp_job *job_from_request(mock_controlplane *cp, mock_request *req, json_t *in) {
+    const char *name = jstr(in, "AIBenchmarkJobName");
+    if (!name || !mock_name_valid(name, 63)) {
+        cp_invalid(req, "aIBenchmarkJobName", name, "Member must not be null");
+        return NULL;
+    }
+    cp_job *j = cp_find_job(cp, name);
+    if (!j) cp_error(req, "ResourceNotFound", "AI benchmark job %s does not exist.", name);
+    return j;
+}
+
+static void op_describe_job(mock_controlplane *cp, mock_request *req, json_t *in) {
+    cp_job *j = job_from_request(cp, req, in);
+    if (!j) return;
+    json_t *out = json_deep_copy(j->desc);
+    json_object_del(out, "AIWorkloadConfigName"); /* a List-only member */
+    mock_json_reply(req, CP_JSON, out);
+}
+
+static void op_stop_job(mock_controlplane *cp, mock_request *req, json_t *in) {
+    cp_job *j = job_from_request(cp, req, in);
+    if (!j) return;
+    const char *status = jstr(j->desc, "AIBenchmarkJobStatus");
+    if (strcmp(status, "InProgress") != 0) {
+        cp_error(req, "ValidationException",
+                 "AI benchmark job %s cannot be stopped because it is %s.",
+                 jstr(j->desc, "AIBenchmarkJobName"), status);
+        return;
+    }
+    j->stop_requested = 1;
+    cp_job_set(j, "Stopping", NULL);
+    if (!j->running_thread) {
+        /* Without a worker to wind down, the job stops on the next loop turn. */
+        if (!j->timer) j->timer = event_new(cp->srv->base, -1, 0, cp_job_timer_cb, j);
+        event_del(j->timer);
+        event_assign(j->timer, cp->srv->base, -1, 0, cp_job_timer_cb, j);
+        struct timeval tv = {0, 200000};
+        event_add(j->timer, &tv);
+    }
+    mock_json_reply(
+        req, CP_JSON,
+        json_pack("{s:O}", "AIBenchmarkJobArn", json_object_get(j->desc, "AIBenchmarkJobArn")));
+}
+
+static void op_delete_job(mock_controlplane *cp, mock_request *req, json_t *in) {
+    cp_job *j = job_from_request(cp, req, in);
+    if (!j) return;
+    if (!job_terminal(j)) {
+        cp_error(req, "ValidationException",
+                 "AI benchmark job %s cannot be deleted because it is %s; stop it first.",
+                 jstr(j->desc, "AIBenchmarkJobName"), jstr(j->desc, "AIBenchmarkJobStatus"));
+        return;
+    }
+    json_t *arn = json_incref(json_object_get(j->desc, "AIBenchmarkJobArn"));
+    cp_job **pp = &cp->jobs;
+    while (*pp != j) pp = &(*pp)->next;
+    *pp = j->next;
+    cp_job_free(j);
+    cp_save(cp);
+    mock_json_reply(req, CP_JSON, json_pack("{s:o}", "AIBenchmarkJobArn", arn));
+}
+
+static void op_list_jobs(mock_controlplane *cp, mock_request *req, json_t *in) {
+    const char *contains = jstr(in, "NameContains");
+    const char *status = jstr(in, "StatusEquals");
+    json_t *items = json_array();
+    for (cp_job *j = cp->jobs; j; j = j->next) {
+        const char *name = jstr(j->desc, "AIBenchmarkJobName");
+        double created = json_number_value(json_object_get(j->desc, "CreationTime"));
+        if (contains && !strstr(name, contains)) continue;
+        if (status && strcmp(status, jstr(j->desc, "AIBenchmarkJobStatus")) != 0) continue;
+        if (!time_filter_ok(in, created)) continue;
+        json_t *s =
+            json_pack("{s:s,s:O,s:O,s:f,s:O}", "AIBenchmarkJobName", name, "AIBenchmarkJobArn",
+                      json_object_get(j->desc, "AIBenchmarkJobArn"), "AIBenchmarkJobStatus",
+                      json_object_get(j->desc, "AIBenchmarkJobStatus"), "CreationTime", created,
+                      "AIWorkloadConfigName", json_object_get(j->desc, "AIWorkloadConfigName"));
+        if (json_object_get(j->desc, "EndTime"))
+            json_object_set(s, "EndTime", json_object_get(j->desc, "EndTime"));
+        json_array_append_new(items, s);
+    }
+    static const char *const keys[] = {"Name", "CreationTime", "Status", NULL};
+    list_reply(req, in, items, "AIBenchmarkJobName", "AIBenchmarkJobs", keys);
+}
+
+/* ---- dispatch ----------------------------------------------------------------------------- */
+
+void mock_controlplane_handle(mock_server *srv, mock_request *req, const char *op) {
+    mock_controlplane *cp = srv->cp;
+    json_error_t jerr;
+    json_t *in = json_loadb((const char *)req->body, req->body_len, 0, &jerr);
+    if (!json_is_object(in)) {
+        json_decref(in);
+        mock_aws_error(req, MOCK_PROTO_JSON, 400, "SerializationException",
+                       "The request body is not a JSON object.", NULL);
+        return;
+    }
+    static const struct {
+        const char *name;
+        void (*fn)(mock_controlplane *, mock_request *, json_t *);
+    } ops[] = {
+        {"DescribeEndpoint", op_describe_endpoint},
+        {"DescribeInferenceComponent", op_describe_component},
+        {"CreateAIWorkloadConfig", op_create_config},
+        {"DescribeAIWorkloadConfig", op_describe_config},
+        {"DeleteAIWorkloadConfig", op_delete_config},
+        {"ListAIWorkloadConfigs", op_list_configs},
+        {"CreateAIBenchmarkJob", op_create_job},
+        {"DescribeAIBenchmarkJob", op_describe_job},
+        {"StopAIBenchmarkJob", op_stop_job},
+        {"DeleteAIBenchmarkJob", op_delete_job},
+        {"ListAIBenchmarkJobs", op_list_jobs},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        if (!strcmp(ops[i].name, op)) {
+            ops[i].fn(cp, req, in);
+            json_decref(in);
+            return;
+        }
+    }
+    json_decref(in);
+    mock_aws_error(req, MOCK_PROTO_JSON, 400, "UnknownOperationException",
+                   "smfw-mock does not emulate this SageMaker operation.", NULL);
+}
+
+mock_controlplane *mock_controlplane_new(mock_server *srv, char *err, size_t err_size) {
+    mock_controlplane *cp = calloc(1, sizeof *cp);
+    if (!cp) abort();
+    cp->srv = srv;
+    cp->started = floor(mock_now_unix());
+    snprintf(cp->state_file, sizeof cp->state_file, "%s/controlplane.json", srv->opt.state_dir);
+    snprintf(cp->jobs_dir, sizeof cp->jobs_dir, "%s/jobs", srv->opt.state_dir);
+    cp->configs = json_array();
+    json_t *saved = json_load_file(cp->state_file, 0, NULL);
+    if (saved) {
+        json_array_extend(cp->configs, json_object_get(saved, "workload_configs"));
+        size_t i;
+        json_t *d;
+        json_array_foreach(json_object_get(saved, "jobs"), i, d) {
+            cp_job *j = cp_job_new(cp, json_deep_copy(d));
+            if (!job_terminal(j))
+                cp_job_set(j, "Failed",
+                           "InternalServerError: smfw-mock restarted while the job "
+                           "was running.");
+        }
+        json_decref(saved);
+    }
+    if (pipe2(cp->pipe_fds, O_CLOEXEC | O_NONBLOCK) != 0) {
+        snprintf(err, err_size, "cannot create the job pipe: %s", strerror(errno));
+        json_decref(cp->configs);
+        free(cp);
+        return NULL;
+    }
+    cp->pipe_ev = event_new(srv->base, cp->pipe_fds[0], EV_READ | EV_PERSIST, cp_pipe_cb, cp);
+    event_add(cp->pipe_ev, NULL);
+    return cp;
+}
+
+void mock_controlplane_free(mock_controlplane *cp) {
+    if (!cp) return;
+    for (cp_job *j = cp->jobs; j; j = j->next) {
+        if (j->running_thread) {
+            j->stop_requested = 1;
+            pthread_join(j->thread, NULL);
+        }
+    }
+    while (cp->jobs) {
+        cp_job *j = cp->jobs;
+        cp->jobs = j->next;
+        cp_job_free(j);
+    }
+    event_free(cp->pipe_ev);
+    close(cp->pipe_fds[0]);
+    close(cp->pipe_fds[1]);
+    json_decref(cp->configs);
+    free(cp);
+}
