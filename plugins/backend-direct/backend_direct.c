@@ -96,7 +96,7 @@ static void direct_destroy(void *ctx) {
 static smfw_status direct_control(void *ctx, int op, void *arg) {
     (void)ctx;
     if (op == SMFW_BACKEND_CTL_NEEDS_PROMPTS) {
-        *(int *)arg = 0; /* we need prompts */
+        *(int *)arg = 1; /* every request sends a prompt */
         return SMFW_OK;
     }
     return SMFW_ERR_UNSUPPORTED;
