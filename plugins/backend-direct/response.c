@@ -176,12 +176,9 @@ static void eventstream_error(direct_slot *s, const smfw_eventstream_message *m,
         header_string(m, ":error-message", msg, sizeof msg);
     }
     if (!type[0]) snprintf(type, sizeof type, "%s", "AwsEventStreamError");
-    smfw_error_class cls = SMFW_ERRCLASS_STREAM_ERROR;
-    if (strstr(msg, "ModelInvocationTimeExceeded")) cls = SMFW_ERRCLASS_TIMEOUT;
-    direct_acc_fail(&s->acc, cls, 0, 0, type, "%s: %s%s", type, msg,
-                    cls == SMFW_ERRCLASS_TIMEOUT
-                        ? " (the model did not finish within SageMaker's invocation time limit)"
-                        : "");
+    /* In-band errors are stream errors; the text keeps the ErrorCode (e.g. the invocation
+     * time limit, ModelInvocationTimeExceeded). */
+    direct_acc_fail(&s->acc, SMFW_ERRCLASS_STREAM_ERROR, 0, 0, type, "%s: %s", type, msg);
 }
 
 static void eventstream_fault(direct_slot *s, const smfw_error *e) {

@@ -422,7 +422,7 @@ START_TEST(eventstream_errors_and_crc) {
         const char *name;
         smfw_error_class cls;
         const char *type;
-    } cases[] = {{"model_stream_error", SMFW_ERRCLASS_TIMEOUT, "ModelStreamError"},
+    } cases[] = {{"model_stream_error", SMFW_ERRCLASS_STREAM_ERROR, "ModelStreamError"},
                  {"internal_stream_failure", SMFW_ERRCLASS_STREAM_ERROR, "InternalStreamFailure"},
                  {"error_message", SMFW_ERRCLASS_STREAM_ERROR, "InternalFailure"}};
     for (size_t i = 0; i < 3; i++) {
