@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +24,7 @@ static void locate(void) {
             char *slash = strrchr(real, '/');
             if (slash) {
                 *slash = '\0';
-                strncpy(lib_dir, real, sizeof lib_dir - 1);
+                snprintf(lib_dir, sizeof lib_dir, "%s", real);
             }
         }
     }
