@@ -1,0 +1,728 @@
+/*
+ * cmd_results.c - `smfw results`: present a finished run, managed or direct.
+ *
+ * Sources: --local DIR (an extracted AIPerf bundle, a direct run's output
+ * folder or a concurrency-list bundle), --s3 URI (a bundle tarball or the
+ * prefix holding one), --job NAME, or by default the newest benchmark job
+ * of the account and region. Downloads and extracts (safely) when needed,
+ * prints the bundle's file tree with a note for each known file, then the
+ * headline numbers and the validity verdict of each run; --report runs the
+ * reporters on it. Exit 3 when a run failed its validity gate.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <smfw/archive.h>
+#include <smfw/aws.h>
+#include <smfw/log.h>
+
+#include "commands.h"
+
+extern const smfw_command smfw_command_results;
+
+typedef struct results_opts {
+    const char *job;
+    const char *s3;
+    const char *local;
+    int report;
+    char *report_list; /* --report=LIST */
+} results_opts;
+
+static int results_on_option(void *user, const char *name, const char *value) {
+    results_opts *o = user;
+    if (strcmp(name, "job") == 0)
+        o->job = value;
+    else if (strcmp(name, "s3") == 0)
+        o->s3 = value;
+    else if (strcmp(name, "local") == 0)
+        o->local = value;
+    else if (strcmp(name, "report") == 0) {
+        o->report = 1;
+        if (value && *value) {
+            free(o->report_list);
+            o->report_list = strdup(value);
+        }
+    }
+    return 0;
+}
+
+/* ---- the file tree -------------------------------------------------------- */
+
+static const struct {
+    const char *name;
+    const char *note;
+} known_files[] = {
+    {"profile_export_aiperf.json", "aggregated metrics: the numbers below come from here"},
+    {"profile_export_aiperf.csv", "the same aggregates as CSV (spreadsheet-friendly)"},
+    {"profile_export.jsonl", "per-request records"},
+    {"profile_export_raw.jsonl", "raw requests and responses"},
+    {"profile_export_aiperf_timeslices.json", "the aggregates per time window"},
+    {"profile_export_aiperf_timeslices.csv", "the aggregates per time window (CSV)"},
+    {"inputs.json", "the prompts AIPerf sent"},
+    {"outputs.json", "what the model answered"},
+    {"benchmark_summary.txt", "completion summary"},
+    {"failure_reason.txt", "why the validity gate tripped"},
+    {"plot_generation.log", "plot generation log"},
+    {"ttft_timeline.png", "TTFT of each request over the run"},
+    {"ttft_over_time.png", "TTFT aggregated over the run"},
+    {"summary.txt", "list of generated plots"},
+    {"aiperf.log", "full AIPerf log"},
+    {"gpu_telemetry_export.jsonl", "GPU telemetry samples"},
+    {"server_metrics_export.json", "server-side metrics"},
+    {"server_metrics_export.csv", "server-side metrics (CSV)"},
+    {"smfw_run.json", "smfw run metadata"},
+    {"output.tar.gz", "the bundle as downloaded from S3"},
+    {"plots", "PNG plots"},
+    {"logs", "AIPerf logs"},
+    {"bundle", "the extracted bundle"},
+};
+
+static const char *note_for(const char *name) {
+    for (size_t i = 0; i < sizeof known_files / sizeof known_files[0]; i++)
+        if (strcmp(known_files[i].name, name) == 0) return known_files[i].note;
+    if (strncmp(name, "concurrency_", 12) == 0) return "one level of a concurrency list";
+    return NULL;
+}
+
+static void human_size(long long n, char *buf, size_t size) {
+    if (n < 1024)
+        snprintf(buf, size, "%lld B", n);
+    else if (n < 1024 * 1024)
+        snprintf(buf, size, "%.1f KiB", n / 1024.0);
+    else if (n < 1024LL * 1024 * 1024)
+        snprintf(buf, size, "%.1f MiB", n / (1024.0 * 1024));
+    else
+        snprintf(buf, size, "%.1f GiB", n / (1024.0 * 1024 * 1024));
+}
+
+static int str_cmp(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Printable copy of a file name (bundle names are untrusted). */
+static const char *printable(const char *s, char *buf, size_t size) {
+    size_t o = 0;
+    for (; *s && o + 1 < size; s++) buf[o++] = ((unsigned char)*s < 0x20 || *s == 0x7f) ? '?' : *s;
+    buf[o] = '\0';
+    return buf;
+}
+
+static void print_tree(const char *dir, int depth, int *budget) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0) continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 32;
+            char **nv = realloc(names, cap * sizeof *nv);
+            if (!nv) break;
+            names = nv;
+        }
+        names[n] = strdup(de->d_name);
+        if (names[n]) n++;
+    }
+    closedir(d);
+    if (n) qsort(names, n, sizeof *names, str_cmp);
+    for (size_t i = 0; i < n; i++) {
+        char path[4096], shown[512], label[600], size[32] = "";
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        struct stat st;
+        if (lstat(path, &st) != 0) continue;
+        if ((*budget)-- <= 0) {
+            if (*budget == -1) fprintf(stdout, "%*s...\n", 2 + depth * 2, "");
+            continue;
+        }
+        printable(names[i], shown, sizeof shown);
+        const char *note = note_for(names[i]);
+        if (S_ISDIR(st.st_mode))
+            snprintf(label, sizeof label, "%s/", shown);
+        else if (S_ISLNK(st.st_mode))
+            snprintf(label, sizeof label, "%s@", shown);
+        else {
+            snprintf(label, sizeof label, "%s", shown);
+            human_size((long long)st.st_size, size, sizeof size);
+        }
+        fprintf(stdout, "%*s%-*s %10s%s%s\n", 2 + depth * 2, "", 44 - depth * 2, label, size,
+                note ? "  " : "", note ? note : "");
+        if (S_ISDIR(st.st_mode) && depth < 6) print_tree(path, depth + 1, budget);
+    }
+    for (size_t i = 0; i < n; i++) free(names[i]);
+    free(names);
+}
+
+/* ---- headline numbers ----------------------------------------------------- */
+
+static int has_p(const smfw_stats *s, int i) {
+    return (s->fields & (SMFW_STAT_P_FIRST << i)) != 0;
+}
+
+static void print_dist(const char *label, const smfw_stats *s, const char *unit) {
+    if (!s->present) {
+        fprintf(stdout, "  %-28s (not in this run)\n", label);
+        return;
+    }
+    char line[256];
+    int o = snprintf(line, sizeof line, "avg %.2f", s->avg);
+    static const int idx[] = {4, 6, 8}; /* p50 p90 p99 */
+    static const char *names[] = {"p50", "p90", "p99"};
+    for (int k = 0; k < 3; k++)
+        if (has_p(s, idx[k]) && o < (int)sizeof line)
+            o += snprintf(line + o, sizeof line - (size_t)o, "  %s %.2f", names[k], s->p[idx[k]]);
+    fprintf(stdout, "  %-28s %s %s\n", label, line, unit);
+}
+
+static void print_single(const char *label, const smfw_stats *s, const char *unit) {
+    if (!s->present)
+        fprintf(stdout, "  %-28s (not in this run)\n", label);
+    else
+        fprintf(stdout, "  %-28s %.2f %s\n", label, s->avg, unit);
+}
+
+/* Prints the headline block; returns 1 when the validity gate failed. */
+static int print_headline(const smfw_results *r, const char *title, double gate) {
+    const smfw_stats *s = r->stats;
+    fprintf(stdout, "\n%s\n", title);
+    print_single("Output token throughput", &s[SMFW_M_OUTPUT_TOKEN_THROUGHPUT], "tokens/sec");
+    print_dist("Per-user output throughput", &s[SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER],
+               "tokens/sec/user");
+    print_dist("Time to first token", &s[SMFW_M_TIME_TO_FIRST_TOKEN], "ms");
+    print_dist("Inter-token latency", &s[SMFW_M_INTER_TOKEN_LATENCY], "ms");
+    print_dist("Request latency", &s[SMFW_M_REQUEST_LATENCY], "ms");
+    print_single("Request throughput", &s[SMFW_M_REQUEST_THROUGHPUT], "requests/sec");
+    long long valid = s[SMFW_M_REQUEST_COUNT].present ? (long long)s[SMFW_M_REQUEST_COUNT].avg : 0;
+    long long invalid =
+        s[SMFW_M_ERROR_REQUEST_COUNT].present ? (long long)s[SMFW_M_ERROR_REQUEST_COUNT].avg : 0;
+    fprintf(stdout, "  %-28s valid %lld, invalid %lld\n", "Requests", valid, invalid);
+    print_single("Benchmark duration", &s[SMFW_M_BENCHMARK_DURATION], "sec");
+    double rate = smfw_results_error_rate(r);
+    if (r->info.gate_tripped) {
+        fprintf(stdout, "  Validity: FAILED - the validity gate tripped: %s\n",
+                r->info.failure_reason ? r->info.failure_reason : "(no reason given)");
+        fprintf(stdout, "            the metrics above cover the %lld valid requests\n", valid);
+        return 1;
+    }
+    if (rate > gate) {
+        fprintf(stdout,
+                "  Validity: FAILED - error rate %.2f%% is above the gate of %.2f%% (the "
+                "metrics above cover the %lld valid requests)\n",
+                rate * 100.0, gate * 100.0, valid);
+        return 1;
+    }
+    fprintf(stdout, "  Validity: passed (error rate %.2f%%, gate %.2f%%)\n", rate * 100.0,
+            gate * 100.0);
+    return 0;
+}
+
+/* ---- AWS: find, describe and download a job's bundle ---------------------- */
+
+static smfw_status client_from_config(const smfw_config *cfg, smfw_aws_client **out,
+                                      smfw_error *err) {
+    const smfw_settings *aws = smfw_config_section(cfg, "aws");
+    smfw_aws_options o;
+    memset(&o, 0, sizeof o);
+    o.region = smfw_settings_get(aws, "region");
+    o.profile = smfw_settings_get(aws, "profile");
+    o.endpoint_url = smfw_settings_get(aws, "endpoint_url");
+    o.ca_bundle = smfw_settings_get(aws, "ca_bundle");
+    o.max_attempts = (int)smfw_settings_get_int(aws, "max_attempts", 3);
+    return smfw_aws_client_new(&o, out, err);
+}
+
+/* Benchmark jobs that AI recommendation jobs created (excluded from "newest"). */
+static json_t *recommendation_job_arns(smfw_aws_client *c) {
+    json_t *arns = json_array();
+    char *token = NULL;
+    for (int page = 0; page < 100; page++) {
+        json_t *req = json_object();
+        json_object_set_new(req, "MaxResults", json_integer(100));
+        if (token) json_object_set_new(req, "NextToken", json_string(token));
+        char *body = json_dumps(req, JSON_COMPACT);
+        json_decref(req);
+        char *resp = NULL;
+        smfw_error e;
+        smfw_status st =
+            smfw_aws_json_call(c, &smfw_aws_sagemaker, "ListAIRecommendationJobs", body, &resp, &e);
+        free(body);
+        free(token);
+        token = NULL;
+        if (st != SMFW_OK) {
+            SMFW_LOG_DEBUG("results", "cannot list recommendation jobs (%s); none excluded",
+                           e.message);
+            break;
+        }
+        json_t *root = json_loads(resp, 0, NULL);
+        free(resp);
+        json_t *jobs = json_object_get(root, "AIRecommendationJobs");
+        size_t i;
+        json_t *j;
+        json_array_foreach(jobs, i, j) {
+            const char *name = json_string_value(json_object_get(j, "AIRecommendationJobName"));
+            if (!name) continue;
+            json_t *dreq = json_pack("{s:s}", "AIRecommendationJobName", name);
+            char *dbody = json_dumps(dreq, JSON_COMPACT);
+            json_decref(dreq);
+            char *dresp = NULL;
+            if (smfw_aws_json_call(c, &smfw_aws_sagemaker, "DescribeAIRecommendationJob", dbody,
+                                   &dresp, &e) == SMFW_OK) {
+                json_t *d = json_loads(dresp, 0, NULL);
+                size_t k;
+                json_t *rec;
+                json_array_foreach(json_object_get(d, "Recommendations"), k, rec) {
+                    json_t *arn = json_object_get(rec, "AIBenchmarkJobArn");
+                    if (json_is_string(arn)) json_array_append(arns, arn);
+                }
+                json_decref(d);
+            }
+            free(dbody);
+            free(dresp);
+        }
+        const char *next = json_string_value(json_object_get(root, "NextToken"));
+        if (next && *next) token = strdup(next);
+        json_decref(root);
+        if (!token) break;
+    }
+    free(token);
+    return arns;
+}
+
+static int arn_in(json_t *arns, const char *arn) {
+    size_t i;
+    json_t *a;
+    json_array_foreach(arns, i, a) if (arn && strcmp(json_string_value(a), arn) == 0) return 1;
+    return 0;
+}
+
+static smfw_status newest_job(smfw_aws_client *c, char *name, size_t size, smfw_error *err) {
+    json_t *excluded = recommendation_job_arns(c);
+    char *token = NULL;
+    double best_time = -1;
+    name[0] = '\0';
+    smfw_status st = SMFW_OK;
+    for (int page = 0; page < 10000; page++) {
+        json_t *req = json_object();
+        json_object_set_new(req, "MaxResults", json_integer(100));
+        json_object_set_new(req, "SortBy", json_string("CreationTime"));
+        json_object_set_new(req, "SortOrder", json_string("Descending"));
+        if (token) json_object_set_new(req, "NextToken", json_string(token));
+        char *body = json_dumps(req, JSON_COMPACT);
+        json_decref(req);
+        char *resp = NULL;
+        st = smfw_aws_json_call(c, &smfw_aws_sagemaker, "ListAIBenchmarkJobs", body, &resp, err);
+        free(body);
+        free(token);
+        token = NULL;
+        if (st != SMFW_OK) break;
+        json_error_t je;
+        json_t *root = json_loads(resp, 0, &je);
+        free(resp);
+        if (!json_is_object(root)) {
+            json_decref(root);
+            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                "ListAIBenchmarkJobs answered with invalid JSON: %s", je.text);
+            break;
+        }
+        size_t i;
+        json_t *j;
+        json_array_foreach(json_object_get(root, "AIBenchmarkJobs"), i, j) {
+            const char *n = json_string_value(json_object_get(j, "AIBenchmarkJobName"));
+            const char *arn = json_string_value(json_object_get(j, "AIBenchmarkJobArn"));
+            double t = json_number_value(json_object_get(j, "CreationTime"));
+            if (!n || arn_in(excluded, arn)) continue;
+            if (t > best_time) {
+                best_time = t;
+                snprintf(name, size, "%s", n);
+            }
+        }
+        const char *next = json_string_value(json_object_get(root, "NextToken"));
+        if (next && *next) token = strdup(next);
+        json_decref(root);
+        if (!token) break;
+    }
+    free(token);
+    json_decref(excluded);
+    if (st == SMFW_OK && !name[0])
+        st = smfw_error_set(err, SMFW_ERR_NOT_FOUND,
+                            "no benchmark job found in this account and region (run `smfw "
+                            "--backend managed --run` first, or pass --job/--s3/--local)");
+    return st;
+}
+
+static smfw_status describe_job(smfw_aws_client *c, const char *job, json_t **out,
+                                smfw_error *err) {
+    json_t *req = json_pack("{s:s}", "AIBenchmarkJobName", job);
+    char *body = json_dumps(req, JSON_COMPACT);
+    json_decref(req);
+    char *resp = NULL;
+    smfw_status st =
+        smfw_aws_json_call(c, &smfw_aws_sagemaker, "DescribeAIBenchmarkJob", body, &resp, err);
+    free(body);
+    if (st != SMFW_OK) return st;
+    json_error_t je;
+    *out = json_loads(resp, 0, &je);
+    free(resp);
+    if (!json_is_object(*out)) {
+        json_decref(*out);
+        *out = NULL;
+        return smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                              "DescribeAIBenchmarkJob answered with invalid JSON: %s", je.text);
+    }
+    return SMFW_OK;
+}
+
+typedef struct tarball_pick {
+    const char *job;
+    char key[1025];
+    char last_modified[40];
+    int matches_job;
+    int count;
+} tarball_pick;
+
+static int pick_tarball(const smfw_aws_s3_object *o, void *user) {
+    tarball_pick *p = user;
+    const char *base = strrchr(o->key, '/');
+    base = base ? base + 1 : o->key;
+    if (strcmp(base, "output.tar.gz") != 0) return 0;
+    p->count++;
+    int match = p->job && *p->job && strstr(o->key, p->job) != NULL;
+    /* Prefer the key naming the job; among equals, the newest. */
+    if (!p->key[0] || (match && !p->matches_job) ||
+        (match == p->matches_job && strcmp(o->last_modified, p->last_modified) > 0)) {
+        snprintf(p->key, sizeof p->key, "%s", o->key);
+        snprintf(p->last_modified, sizeof p->last_modified, "%s", o->last_modified);
+        p->matches_job = match;
+    }
+    return 0;
+}
+
+static smfw_status parse_s3_uri(const char *uri, char *bucket, size_t bsize, char *key,
+                                size_t ksize, smfw_error *err) {
+    if (strncmp(uri, "s3://", 5) != 0)
+        return smfw_error_set(err, SMFW_ERR_USAGE, "\"%s\" is not an s3:// URI", uri);
+    const char *b = uri + 5;
+    const char *slash = strchr(b, '/');
+    size_t blen = slash ? (size_t)(slash - b) : strlen(b);
+    if (blen == 0 || blen >= bsize)
+        return smfw_error_set(err, SMFW_ERR_USAGE, "\"%s\" names no bucket", uri);
+    memcpy(bucket, b, blen);
+    bucket[blen] = '\0';
+    snprintf(key, ksize, "%s", slash ? slash + 1 : "");
+    return SMFW_OK;
+}
+
+/* Download the bundle at an S3 URI (tarball or prefix) into dir/output.tar.gz and extract it. */
+static smfw_status fetch_bundle(smfw_aws_client *c, const char *uri, const char *job,
+                                const char *dir, smfw_error *err) {
+    char bucket[256], key[1025];
+    smfw_status st = parse_s3_uri(uri, bucket, sizeof bucket, key, sizeof key, err);
+    if (st != SMFW_OK) return st;
+    size_t kl = strlen(key);
+    if (!(kl > 7 && strcmp(key + kl - 7, ".tar.gz") == 0)) {
+        tarball_pick p;
+        memset(&p, 0, sizeof p);
+        p.job = job;
+        st = smfw_aws_s3_list_objects(c, bucket, key, pick_tarball, &p, err);
+        if (st != SMFW_OK) return st;
+        if (!p.key[0])
+            return smfw_error_set(err, SMFW_ERR_NOT_FOUND, "no output.tar.gz under s3://%s/%s",
+                                  bucket, key);
+        if (p.count > 1 && !p.matches_job)
+            SMFW_LOG_WARN("results",
+                          "%d bundles under s3://%s/%s and none names the job; using the newest, "
+                          "%s",
+                          p.count, bucket, key, p.key);
+        snprintf(key, sizeof key, "%s", p.key);
+    }
+    char tarball[4200], extract[4200];
+    snprintf(tarball, sizeof tarball, "%s/output.tar.gz", dir);
+    snprintf(extract, sizeof extract, "%s/bundle", dir);
+    SMFW_LOG_INFO("results", "downloading s3://%s/%s", bucket, key);
+    st = smfw_aws_s3_get_object_file(c, bucket, key, tarball, err);
+    if (st != SMFW_OK) return st;
+    smfw_archive_stats as;
+    st = smfw_archive_extract_file(tarball, extract, NULL, &as, err);
+    if (st == SMFW_OK)
+        SMFW_LOG_INFO("results", "extracted %llu files (%llu bytes) into %s",
+                      (unsigned long long)as.files, (unsigned long long)as.bytes, extract);
+    return st;
+}
+
+static int has_runs(const char *dir) {
+    smfw_bundle_run *runs = NULL;
+    size_t n = 0;
+    smfw_error e;
+    int ok = smfw_bundle_find_runs(dir, &runs, &n, &e) == SMFW_OK && n > 0;
+    free(runs);
+    return ok;
+}
+
+/* Resolve --job / --s3 / newest into a local folder holding the bundle. */
+static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, char **local,
+                                char *job_out, size_t job_size, smfw_error *err) {
+    smfw_aws_client *c = NULL;
+    smfw_status st = client_from_config(cfg, &c, err);
+    if (st != SMFW_OK) return st;
+    char job[256] = "";
+    char uri[1200] = "";
+    json_t *desc = NULL;
+    if (o->s3)
+        snprintf(uri, sizeof uri, "%s", o->s3);
+    else {
+        if (o->job)
+            snprintf(job, sizeof job, "%s", o->job);
+        else
+            st = newest_job(c, job, sizeof job, err);
+        if (st == SMFW_OK) st = describe_job(c, job, &desc, err);
+        if (st == SMFW_OK) {
+            const char *status = json_string_value(json_object_get(desc, "AIBenchmarkJobStatus"));
+            const char *loc = json_string_value(
+                json_object_get(json_object_get(desc, "OutputConfig"), "S3OutputLocation"));
+            fprintf(stdout, "Job %s: %s\n", job, status ? status : "(unknown status)");
+            const char *reason = json_string_value(json_object_get(desc, "FailureReason"));
+            if (reason) fprintf(stdout, "  FailureReason: %s\n", reason);
+            if (status && (strcmp(status, "InProgress") == 0 || strcmp(status, "Stopping") == 0))
+                st = smfw_error_set(err, SMFW_ERR_AWS,
+                                    "job %s is still %s; come back with `smfw results --job %s` "
+                                    "when it has finished",
+                                    job, status, job);
+            else if (!loc)
+                st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                    "DescribeAIBenchmarkJob gave no S3OutputLocation for %s", job);
+            else
+                snprintf(uri, sizeof uri, "%s", loc);
+        }
+    }
+    if (st == SMFW_OK) {
+        const smfw_settings *prog = smfw_config_section(cfg, "smfw");
+        const char *exact = smfw_settings_get(prog, "output");
+        const char *base = smfw_settings_get(prog, "results_dir");
+        char name[300];
+        if (job[0])
+            snprintf(name, sizeof name, "%s", job);
+        else {
+            const char *b = strrchr(uri, '/');
+            snprintf(name, sizeof name, "s3-%s", b && b[1] ? b + 1 : "bundle");
+            for (char *p = name; *p; p++)
+                if (*p == '.' || *p == ' ') *p = '-';
+        }
+        /* A bundle fetched before is reused. */
+        char prev[4200];
+        snprintf(prev, sizeof prev, "%s/%s/bundle", exact && *exact ? exact : (base ? base : "."),
+                 exact && *exact ? "." : name);
+        if (has_runs(prev)) {
+            char *d = strdup(prev);
+            d[strlen(d) - strlen("/bundle")] = '\0';
+            *local = d;
+            SMFW_LOG_INFO("results", "using the bundle downloaded before in %s", d);
+        } else {
+            st = smfw_output_dir_create(base, name, exact, local, err);
+            if (st == SMFW_OK) st = fetch_bundle(c, uri, job, *local, err);
+        }
+    }
+    if (st != SMFW_OK && desc) {
+        /* No bundle: say where the job's logs are. */
+        size_t i;
+        json_t *l;
+        json_array_foreach(json_object_get(json_object_get(desc, "OutputConfig"), "CloudWatchLogs"),
+                           i, l) {
+            const char *g = json_string_value(json_object_get(l, "LogGroupArn"));
+            const char *s = json_string_value(json_object_get(l, "LogStreamName"));
+            fprintf(stdout, "  CloudWatch logs: %s%s%s\n", g ? g : "(group unknown)",
+                    s ? " stream " : "", s ? s : "");
+        }
+    }
+    snprintf(job_out, job_size, "%s", job);
+    json_decref(desc);
+    smfw_aws_client_free(c);
+    return st;
+}
+
+/* ---- main ----------------------------------------------------------------- */
+
+static int results_main(int argc, char **argv) {
+    static const smfw_cli_option extra[] = {
+        {"job", required_argument, 0, "NAME", "a managed benchmark job (downloads its bundle)"},
+        {"s3", required_argument, 0, "S3URI", "a bundle tarball, or the S3 prefix holding one"},
+        {"local", required_argument, 0, "DIR",
+         "a local bundle, direct-run output or concurrency-list bundle (works offline)"},
+        {"report", optional_argument, 0, "[=LIST]",
+         "also run the reporters (smfw.report, or LIST) into the output folder"},
+    };
+    results_opts o;
+    memset(&o, 0, sizeof o);
+    smfw_cli cli;
+    int rc = smfw_cli_setup(&smfw_command_results, argc, argv, extra,
+                            sizeof extra / sizeof extra[0], results_on_option, &o, 1, &cli);
+    if (rc >= 0) {
+        free(o.report_list);
+        smfw_cli_cleanup(&cli);
+        return rc;
+    }
+    if (cli.n_positional == 1 && !o.local && !o.job && !o.s3)
+        o.local = cli.positional[0];
+    else if (cli.n_positional) {
+        smfw_log(SMFW_LOG_ERROR, NULL, "unexpected argument \"%s\" (see `smfw results --help`)",
+                 cli.positional[0]);
+        free(o.report_list);
+        smfw_cli_cleanup(&cli);
+        return 1;
+    }
+    if (!!o.local + !!o.job + !!o.s3 > 1) {
+        smfw_log(SMFW_LOG_ERROR, NULL, "give one of --job, --s3 and --local");
+        free(o.report_list);
+        smfw_cli_cleanup(&cli);
+        return 1;
+    }
+    smfw_error err;
+    smfw_error_clear(&err);
+    char *fetched = NULL;
+    char job[256] = "";
+    const char *dir = o.local;
+    if (!dir) {
+        smfw_status st = fetch_remote(cli.cfg, &o, &fetched, job, sizeof job, &err);
+        if (st != SMFW_OK) {
+            rc = smfw_cli_fail(&err);
+            free(fetched);
+            free(o.report_list);
+            smfw_cli_cleanup(&cli);
+            return rc;
+        }
+        dir = fetched;
+    }
+    smfw_bundle_run *runs = NULL;
+    size_t n_runs = 0;
+    smfw_status st = smfw_bundle_find_runs(dir, &runs, &n_runs, &err);
+    if (st != SMFW_OK) {
+        rc = smfw_cli_fail(&err);
+        free(fetched);
+        free(o.report_list);
+        smfw_cli_cleanup(&cli);
+        return rc;
+    }
+    if (cli.verbosity >= 0) {
+        fprintf(stdout, "Bundle %s\n", dir);
+        int budget = 300;
+        print_tree(dir, 0, &budget);
+    }
+    double gate =
+        smfw_settings_get_double(smfw_config_section(cli.cfg, "run"), "max_error_rate", 0.01);
+    const char *names_buf[64];
+    const char *const *names = NULL;
+    size_t n_names = 0;
+    char *list_copy = o.report_list ? strdup(o.report_list) : NULL;
+    if (list_copy) {
+        char *save = NULL;
+        for (char *t = strtok_r(list_copy, ",", &save); t && n_names < 64;
+             t = strtok_r(NULL, ",", &save))
+            names_buf[n_names++] = t;
+        names = names_buf;
+    }
+    char *report_dir = NULL;
+    if (o.report) {
+        const smfw_settings *prog = smfw_config_section(cli.cfg, "smfw");
+        const char *b = strrchr(dir, '/');
+        char name[300];
+        snprintf(name, sizeof name, "report-%s", job[0] ? job : (b && b[1] ? b + 1 : dir));
+        for (char *p = name; *p; p++)
+            if (*p == '/' || *p == ' ') *p = '-';
+        if (fetched)
+            report_dir = strdup(fetched);
+        else
+            st = smfw_output_dir_create(smfw_settings_get(prog, "results_dir"), name,
+                                        smfw_settings_get(prog, "output"), &report_dir, &err);
+        if (st != SMFW_OK) {
+            rc = smfw_cli_fail(&err);
+            free(list_copy);
+            free(runs);
+            free(fetched);
+            free(o.report_list);
+            smfw_cli_cleanup(&cli);
+            return rc;
+        }
+    }
+    int failed_gate = 0;
+    smfw_status first_err = SMFW_OK;
+    smfw_error first;
+    smfw_error_clear(&first);
+    for (size_t i = 0; i < n_runs; i++) {
+        smfw_results *r = smfw_results_new();
+        if (!r) {
+            first_err = smfw_error_set(&first, SMFW_ERR_NOMEM, "out of memory");
+            break;
+        }
+        r->info.max_error_rate = gate;
+        smfw_results_set_string(&r->info.backend, "managed");
+        if (job[0]) smfw_results_set_string(&r->info.job_name, job);
+        st = smfw_results_load_dir(r, runs[i].dir, &err);
+        char title[4400];
+        if (runs[i].concurrency)
+            snprintf(title, sizeof title, "Results at concurrency %lld (%s)",
+                     (long long)runs[i].concurrency, runs[i].dir);
+        else
+            snprintf(title, sizeof title, "Results (%s)", runs[i].dir);
+        if (st != SMFW_OK) {
+            SMFW_LOG_ERR("results", "%s", err.message);
+            if (first_err == SMFW_OK) {
+                first_err = st;
+                first = err;
+            }
+            smfw_results_free(r);
+            continue;
+        }
+        if (print_headline(r, title, gate)) failed_gate = 1;
+        if (report_dir) {
+            char sub[4400];
+            if (n_runs > 1) {
+                if (runs[i].concurrency)
+                    snprintf(sub, sizeof sub, "%s/concurrency_%lld", report_dir,
+                             (long long)runs[i].concurrency);
+                else
+                    snprintf(sub, sizeof sub, "%s/run_%zu", report_dir, i + 1);
+                mkdir(sub, 0755);
+            } else
+                snprintf(sub, sizeof sub, "%s", report_dir);
+            smfw_error rerr;
+            smfw_error_clear(&rerr);
+            smfw_status rs = smfw_reporters_run(cli.reg, cli.cfg, names, n_names, r, sub, &rerr);
+            if (rs != SMFW_OK && first_err == SMFW_OK) {
+                first_err = rs;
+                first = rerr;
+            } else if (rs == SMFW_OK)
+                fprintf(stdout, "  reports: %s\n", sub);
+        }
+        smfw_results_free(r);
+    }
+    if (first_err != SMFW_OK)
+        rc = smfw_cli_fail(&first);
+    else
+        rc = failed_gate ? 3 : 0;
+    free(report_dir);
+    free(list_copy);
+    free(runs);
+    free(fetched);
+    free(o.report_list);
+    smfw_cli_cleanup(&cli);
+    return rc;
+}
+
+const smfw_command smfw_command_results = {
+    "results", "present a finished run: bundle files, headline numbers, validity",
+    "Usage: smfw results [--job NAME | --s3 S3URI | --local DIR] [--report[=LIST]] [options]\n\n"
+    "Presents a finished benchmark: the bundle's files with a note for each known one, then\n"
+    "output token throughput, per-user throughput, TTFT, ITL, request latency, request\n"
+    "throughput, valid/invalid requests, duration and the validity verdict (one block per\n"
+    "level of a concurrency-list run). --local reads a folder offline (an extracted AIPerf\n"
+    "bundle or a direct run's output); --job and --s3 download and safely extract the bundle\n"
+    "first (into -o DIR or ./smfw-results/<job>/, reused on the next call). Without a source\n"
+    "the newest benchmark job of the account and region is shown. Exit 3 when a run failed\n"
+    "its validity gate.",
+    results_main};
