@@ -59,7 +59,8 @@ static void print_template(const smfw_config *cfg) {
 
 static int config_main(int argc, char **argv) {
     smfw_cli cli;
-    int rc = smfw_cli_setup(&smfw_command_config, argc, argv, config_options, 1, config_option,
+    int rc = smfw_cli_setup(&smfw_command_config, argc, argv, config_options,
+                            sizeof config_options / sizeof config_options[0], config_option,
                             NULL, 1, &cli);
     if (rc >= 0) {
         smfw_cli_cleanup(&cli);
