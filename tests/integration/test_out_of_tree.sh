@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# test_out_of_tree.sh - third-party plugins built against an INSTALLED smfw.
+#
+# Installs this build into a staging folder, builds examples/reporter-hello
+# and examples/dataset-csv there with nothing but the installed headers,
+# library and smfw.pc (pkg-config), then has the installed smfw find them
+# through SMFW_PLUGIN_PATH: `smfw plugins` must list them, the hello reporter
+# must report a mock run and an AIPerf bundle, and the csv dataset must feed
+# the run and reject a bad file with file and line.
+set -euo pipefail
+: "${SMFW_BUILD_DIR:?}" "${SMFW_SOURCE_DIR:?}" "${SMFW_TESTDATA_DIR:?}"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/smfw-oot.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# 1. Install. The configured prefix is kept and the tree staged under DESTDIR;
+# pkg-config's sysroot maps smfw.pc's paths into the staging folder.
+stage="$work/stage"
+DESTDIR="$stage" cmake --install "$SMFW_BUILD_DIR" >"$work/install.log" 2>&1 ||
+    { tail -5 "$work/install.log"; fail "cmake --install failed"; }
+pc=$(find "$stage" -name smfw.pc | head -1)
+[ -n "$pc" ] || fail "no smfw.pc installed"
+prefix="$stage$(sed -n 's/^prefix=//p' "$pc")"
+[ -x "$prefix/bin/smfw" ] || fail "no smfw program under $prefix/bin"
+export PKG_CONFIG_LIBDIR="$(dirname "$pc")" PKG_CONFIG_PATH="" PKG_CONFIG_SYSROOT_DIR="$stage"
+cflags=$(pkg-config --cflags smfw)
+case "$cflags" in *"$stage"*) ;; *) fail "pkg-config --cflags smfw gave '$cflags', not the install" ;; esac
+echo "installed under $prefix; pkg-config: $cflags $(pkg-config --libs smfw)"
+
+# 2. Build each example out of tree with only the install.
+for ex in reporter-hello dataset-csv; do
+    cmake -S "$SMFW_SOURCE_DIR/examples/$ex" -B "$work/$ex" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+        >"$work/$ex.log" 2>&1 || { tail -20 "$work/$ex.log"; fail "configuring $ex"; }
+    cmake --build "$work/$ex" >>"$work/$ex.log" 2>&1 || { tail -20 "$work/$ex.log"; fail "building $ex"; }
+    if grep -q -- "$SMFW_SOURCE_DIR/include" "$work/$ex/compile_commands.json"; then
+        fail "$ex was compiled against the source tree, not the installed headers"
+    fi
+    grep -Eq -- "(-I|-isystem )$prefix/include" "$work/$ex/compile_commands.json" ||
+        fail "$ex was not compiled against $prefix/include"
+done
+ls "$work/reporter-hello/smfw_reporter_hello.so" "$work/dataset-csv/smfw_dataset_csv.so" >/dev/null
+
+# 3. The installed smfw finds them.
+export SMFW_PLUGIN_PATH="$work/reporter-hello:$work/dataset-csv"
+SMFW="$prefix/bin/smfw"
+"$SMFW" plugins >"$work/plugins.txt" 2>&1 || { cat "$work/plugins.txt"; fail "smfw plugins"; }
+grep -Eq "^reporter +hello +1\.0\.0 +1\.0 +$work/reporter-hello/smfw_reporter_hello\.so" \
+    "$work/plugins.txt" || { cat "$work/plugins.txt"; fail "hello reporter not listed"; }
+grep -Eq "^dataset +csv +1\.0\.0 +1\.0 +$work/dataset-csv/smfw_dataset_csv\.so" \
+    "$work/plugins.txt" || { cat "$work/plugins.txt"; fail "csv dataset not listed"; }
+grep -q "refused" "$work/plugins.txt" && { cat "$work/plugins.txt"; fail "a plugin was refused"; }
+echo "smfw plugins lists reporter hello and dataset csv"
+
+# 4. Use them for real.
+prompts="$SMFW_SOURCE_DIR/examples/dataset-csv/prompts.csv"
+# The mock of the build tree (an installed smfw-mock would do as well).
+mock=(--mock-binary "$SMFW_BUILD_DIR/tools/mock/smfw-mock")
+run="$work/run"
+"$SMFW" run --backend direct --endpoint mock "${mock[@]}" --dataset csv --dataset-file "$prompts" \
+    --request-count 10 --concurrency 2 --report json,hello -o "$run" --progress none \
+    >"$work/run.out" 2>"$work/run.err" || { tail -20 "$work/run.err"; fail "mock run with csv + hello"; }
+grep -q "^hello: request_count avg=10.00 requests" "$work/run.out" ||
+    { cat "$work/run.out"; fail "hello did not report the run's 10 requests"; }
+/usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); \
+assert d['smfw']['dataset']['name'] == 'csv', d['smfw'].get('dataset')" \
+    "$run/profile_export_aiperf.json" || fail "the run did not use the csv dataset"
+echo "a mock run used dataset csv and reporter hello"
+
+# The same reporter on a finished AIPerf bundle (results from the other backend's files).
+fixture="$work/fixture"
+mkdir -p "$fixture"
+"$SMFW_BUILD_DIR/tests/integration/reporter_render" "$work/reporter-hello" \
+    "$SMFW_TESTDATA_DIR/aiperf/legacy-2025-10-example-run1" "$fixture" hello >"$work/fixture.out" ||
+    fail "reporter hello failed on the AIPerf bundle"
+grep -q "^hello: request_count avg=89.00 requests" "$work/fixture.out" ||
+    { cat "$work/fixture.out"; fail "hello did not report the bundle's 89 requests"; }
+
+# The webhook-style JSON form, chosen in a config file section [reporter.hello].
+printf '[reporter.hello]\nformat = json\n' >"$work/hello.conf"
+"$SMFW" config -c "$work/hello.conf" >"$work/config.txt" 2>&1 ||
+    { cat "$work/config.txt"; fail "config with [reporter.hello] rejected"; }
+grep -A2 '^\[reporter.hello\]' "$work/config.txt" | grep -q '^format = json' ||
+    { cat "$work/config.txt"; fail "reporter.hello.format not shown by smfw config"; }
+"$SMFW" run -c "$work/hello.conf" --backend direct --endpoint mock "${mock[@]}" --dataset csv \
+    --dataset-file "$prompts" --request-count 4 --concurrency 2 --report hello \
+    -o "$work/webhook" --progress none -q >"$work/webhook.out" 2>&1 ||
+    { cat "$work/webhook.out"; fail "run with format = json"; }
+/usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); \
+assert d['event'] == 'smfw.run.finished' and d['metrics']['request_count']['avg'] == 4, d" \
+    "$work/webhook/hello_webhook.json" || fail "hello_webhook.json is not the expected payload"
+printf '[reporter.hello]\nformat = xml\n' >"$work/bad.conf"
+if "$SMFW" run -c "$work/bad.conf" --backend direct --endpoint mock "${mock[@]}" --dataset csv \
+        --dataset-file "$prompts" --request-count 2 --report hello -o "$work/bad" \
+        --progress none >"$work/bad.out" 2>&1; then
+    fail "format = xml was accepted"
+fi
+grep -q "format must be text or json" "$work/bad.out" || { cat "$work/bad.out"; fail "no reason for xml"; }
+
+# A bad CSV row is reported with its file and line before anything is sent.
+printf 'prompt,output_length\nfine,10\nbroken,abc\n' >"$work/bad.csv"
+if "$SMFW" run --backend direct --endpoint mock "${mock[@]}" --dataset csv --dataset-file "$work/bad.csv" \
+        --request-count 2 --report json -o "$work/badrun" --progress none >"$work/badcsv.out" 2>&1; then
+    fail "a CSV with a bad output_length was accepted"
+fi
+grep -q "bad.csv:3: column output_length" "$work/badcsv.out" ||
+    { cat "$work/badcsv.out"; fail "the CSV error does not name file and line"; }
+echo "PASS: out-of-tree plugins build from the install and run"
