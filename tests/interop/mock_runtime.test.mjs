@@ -109,7 +109,8 @@ test("InvokeEndpointWithResponseStream: PayloadParts reassemble into the SSE str
   const sse = parseSse(text);
   assert.equal(sse.tokens, 25);
   assert.equal(sse.usage.completion_tokens, 25);
-  assert.ok(parts >= 25, `expected at least one PayloadPart per token, got ${parts}`);
+  // Tokens due together (a slow loop catches up) share a release; each release is 1-3 frames.
+  assert.ok(parts > 1, `the stream came as ${parts} PayloadPart(s)`);
 });
 
 test("TGI bodies stream token lines and end with details", async () => {
@@ -209,8 +210,10 @@ test("the ground truth has one line per inference request, on the monotonic cloc
   assert.equal(stream.endpoint, "ep-a");
   assert.equal(stream.tokens, 25);
   assert.equal(stream.fault, null);
-  assert.ok(stream.first_token_ns - stream.recv_ns >= 15e6 * 0.9, "TTFT follows --ttft-ms");
-  assert.ok(stream.last_byte_ns - stream.first_token_ns >= 24 * 2e6 * 0.9, "ITL follows --itl-ms");
+  // The schedule is absolute, so these lower bounds hold however loaded the machine is.
+  assert.ok(stream.first_token_ns - stream.recv_ns >= 15e6, "TTFT follows --ttft-ms");
+  assert.ok(stream.last_byte_ns - stream.recv_ns >= 15e6 + 24 * 2e6, "ITL follows --itl-ms");
+  assert.ok(stream.last_byte_ns >= stream.first_token_ns);
   const buffered = lines.find((l) => l.inference_id === "inv-nonstream-1");
   assert.equal(buffered.tokens, 7);
   assert.ok(buffered.last_byte_ns >= buffered.recv_ns);
