@@ -145,12 +145,15 @@ void direct_diagnose(const smfw_results *r, const direct_options *o, const char 
         for (size_t i = 0; i < r->n_records; i++) {
             const smfw_record *rec = &r->records[i];
             if (rec->error || !smfw_record_has(rec, SMFW_M_TIME_TO_FIRST_TOKEN) ||
-                !smfw_record_has(rec, SMFW_M_REQUEST_LATENCY))
+                !smfw_record_has(rec, SMFW_M_REQUEST_LATENCY) ||
+                !smfw_record_has(rec, SMFW_M_OUTPUT_SEQUENCE_LENGTH) ||
+                rec->values[SMFW_M_OUTPUT_SEQUENCE_LENGTH] < 2)
                 continue;
             valid++;
+            /* Several tokens, yet every content response arrived in the same read. */
             double ttft = rec->values[SMFW_M_TIME_TO_FIRST_TOKEN];
             double lat = rec->values[SMFW_M_REQUEST_LATENCY];
-            if (lat - ttft <= 1e6 || ttft >= 0.99 * lat) same++;
+            if (lat - ttft < 1.0) same++;
         }
         if (valid >= 5 && same * 2 > valid)
             add(h,

@@ -72,13 +72,17 @@ static void rederive(const smfw_record *in, smfw_record *out, int64_t **buf) {
     *buf = c;
 }
 
-static const smfw_metric_id compared_ids[] = {
-    SMFW_M_TIME_TO_FIRST_TOKEN,    SMFW_M_TIME_TO_SECOND_TOKEN,
-    SMFW_M_REQUEST_LATENCY,        SMFW_M_INTER_TOKEN_LATENCY,
-    SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER, SMFW_M_PREFILL_THROUGHPUT_PER_USER,
-    SMFW_M_OUTPUT_SEQUENCE_LENGTH, SMFW_M_INPUT_SEQUENCE_LENGTH,
-    SMFW_M_OUTPUT_TOKEN_COUNT,     SMFW_M_REASONING_TOKEN_COUNT,
-    SMFW_M_TIME_TO_FIRST_OUTPUT_TOKEN};
+static const smfw_metric_id compared_ids[] = {SMFW_M_TIME_TO_FIRST_TOKEN,
+                                              SMFW_M_TIME_TO_SECOND_TOKEN,
+                                              SMFW_M_REQUEST_LATENCY,
+                                              SMFW_M_INTER_TOKEN_LATENCY,
+                                              SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER,
+                                              SMFW_M_PREFILL_THROUGHPUT_PER_USER,
+                                              SMFW_M_OUTPUT_SEQUENCE_LENGTH,
+                                              SMFW_M_INPUT_SEQUENCE_LENGTH,
+                                              SMFW_M_OUTPUT_TOKEN_COUNT,
+                                              SMFW_M_REASONING_TOKEN_COUNT,
+                                              SMFW_M_TIME_TO_FIRST_OUTPUT_TOKEN};
 
 /* Derived per-record values equal AIPerf's for every valid record of a JSONL file. */
 static size_t check_records(const char *rel, smfw_results **keep) {

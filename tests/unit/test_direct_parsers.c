@@ -16,12 +16,17 @@
 /* ---- JSON scanner ------------------------------------------------------------ */
 
 START_TEST(json_valid_and_invalid) {
-    static const char *const good[] = {
-        "{}", "[]", "0", "-1.5e+3", "\"a\\u00e9\\n\"", "{\"a\":[1,2,{\"b\":null}],\"c\":true}",
-        "  {\"x\" : false }  ", "[\"\\ud83d\\ude00\"]"};
-    static const char *const bad[] = {"",      "{",     "{\"a\"}",  "[1,]",   "01",
-                                      "1.",    "\"\\x\"", "{\"a\":1,}", "tru", "[1] 2",
-                                      "\"\x01\"", "-",   "{\"a\" 1}", "\"abc", "[[[]]"};
+    static const char *const good[] = {"{}",
+                                       "[]",
+                                       "0",
+                                       "-1.5e+3",
+                                       "\"a\\u00e9\\n\"",
+                                       "{\"a\":[1,2,{\"b\":null}],\"c\":true}",
+                                       "  {\"x\" : false }  ",
+                                       "[\"\\ud83d\\ude00\"]"};
+    static const char *const bad[] = {"",         "{",       "{\"a\"}",    "[1,]",  "01",
+                                      "1.",       "\"\\x\"", "{\"a\":1,}", "tru",   "[1] 2",
+                                      "\"\x01\"", "-",       "{\"a\" 1}",  "\"abc", "[[[]]"};
     dj_value v;
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
         ck_assert_msg(dj_parse(good[i], strlen(good[i]), &v) == 0, "should parse: %s", good[i]);
@@ -208,8 +213,7 @@ typedef struct sse_log {
 static int log_event(void *user, const direct_sse_event *ev, int64_t ts) {
     sse_log *l = user;
     if (l->n >= 16) return -1;
-    snprintf(l->data[l->n], sizeof l->data[0], "%.*s", (int)ev->data_len,
-             ev->data ? ev->data : "");
+    snprintf(l->data[l->n], sizeof l->data[0], "%.*s", (int)ev->data_len, ev->data ? ev->data : "");
     l->ts[l->n] = ts;
     l->errors[l->n] = ev->is_error;
     l->n++;
@@ -265,7 +269,8 @@ START_TEST(sse_every_split) {
     memset(&s, 0, sizeof s);
     sse_log l;
     memset(&l, 0, sizeof l);
-    for (size_t i = 0; i < n; i++) direct_sse_feed(&s, sse_stream + i, 1, (int64_t)i, log_event, &l);
+    for (size_t i = 0; i < n; i++)
+        direct_sse_feed(&s, sse_stream + i, 1, (int64_t)i, log_event, &l);
     direct_sse_finish(&s, 999, log_event, &l);
     check_sse_log(&l);
     direct_sse_free(&s);
@@ -393,7 +398,9 @@ static void fake_free(fake *f) {
 /* Feed bytes in two network reads split at `cut`, each read its own socket action. */
 static void feed2(fake *f, const unsigned char *b, size_t n, size_t cut) {
     f->w.action_seq++;
-    if (cut) ck_assert_uint_eq(direct_response_write_cb((char *)b, 1, cut, &f->s), f->s.acc.failed ? 0 : cut);
+    if (cut)
+        ck_assert_uint_eq(direct_response_write_cb((char *)b, 1, cut, &f->s),
+                          f->s.acc.failed ? 0 : cut);
     f->w.action_seq++;
     if (n > cut && !f->s.acc.failed) direct_response_write_cb((char *)b + cut, 1, n - cut, &f->s);
 }
@@ -470,13 +477,15 @@ END_TEST
 START_TEST(http_error_classification) {
     smfw_error_class c;
     char type[64], msg[256];
-    const char *body = "{\"__type\":\"com.amazon#ThrottlingException\",\"message\":\"Rate exceeded\"}";
+    const char *body =
+        "{\"__type\":\"com.amazon#ThrottlingException\",\"message\":\"Rate exceeded\"}";
     direct_classify_http_error(DIRECT_TRANSPORT_SAGEMAKER, 400, "Bad Request", "", body,
                                strlen(body), &c, type, sizeof type, msg, sizeof msg);
     ck_assert_int_eq(c, SMFW_ERRCLASS_THROTTLED);
     ck_assert_str_eq(type, "ThrottlingException");
     ck_assert_str_eq(msg, "Rate exceeded");
-    body = "{\"ErrorCode\":\"CLIENT_ERROR_FROM_MODEL\",\"OriginalStatusCode\":400,\"Message\":\"m\"}";
+    body =
+        "{\"ErrorCode\":\"CLIENT_ERROR_FROM_MODEL\",\"OriginalStatusCode\":400,\"Message\":\"m\"}";
     direct_classify_http_error(DIRECT_TRANSPORT_SAGEMAKER, 424, "Failed Dependency", "ModelError",
                                body, strlen(body), &c, type, sizeof type, msg, sizeof msg);
     ck_assert_int_eq(c, SMFW_ERRCLASS_MODEL_ERROR);
@@ -492,13 +501,13 @@ START_TEST(http_error_classification) {
                                "AccessDeniedException", "", 0, &c, type, sizeof type, msg,
                                sizeof msg);
     ck_assert_int_eq(c, SMFW_ERRCLASS_AUTH);
-    direct_classify_http_error(DIRECT_TRANSPORT_HTTP, 503, "Service Unavailable", "", "busy", 4,
-                               &c, type, sizeof type, msg, sizeof msg);
+    direct_classify_http_error(DIRECT_TRANSPORT_HTTP, 503, "Service Unavailable", "", "busy", 4, &c,
+                               type, sizeof type, msg, sizeof msg);
     ck_assert_int_eq(c, SMFW_ERRCLASS_UNAVAILABLE);
     ck_assert_str_eq(type, "Service Unavailable");
     ck_assert_str_eq(msg, "busy");
-    direct_classify_http_error(DIRECT_TRANSPORT_HTTP, 429, "Too Many Requests", "", "", 0, &c,
-                               type, sizeof type, msg, sizeof msg);
+    direct_classify_http_error(DIRECT_TRANSPORT_HTTP, 429, "Too Many Requests", "", "", 0, &c, type,
+                               sizeof type, msg, sizeof msg);
     ck_assert_int_eq(c, SMFW_ERRCLASS_THROTTLED);
 }
 END_TEST
