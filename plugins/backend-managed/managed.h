@@ -1,0 +1,175 @@
+/*
+ * managed.h - internals of the managed backend: SageMaker's AI benchmark
+ * (AIPerf run by SageMaker on managed compute) driven end to end.
+ *
+ * One file per concept: workload_spec.c (the WorkloadSpec and its parameter
+ * rules), names.c (job and config names), staging.c (the dataset channel),
+ * plan.c (request bodies and the dry-run plan), preflight.c (checks before
+ * anything billable), job.c (create, poll, stop/detach), bundle.c (fetch,
+ * safe extraction, loading, validity), managed_backend.c (settings and the
+ * backend ops).
+ */
+#ifndef SMFW_MANAGED_H
+#define SMFW_MANAGED_H
+
+#include <jansson.h>
+
+#include <smfw/aws.h>
+#include <smfw/backend.h>
+
+/* ---- workload spec -------------------------------------------------------- */
+
+/**
+ * Build the WorkloadSpec {"benchmark":{"type":"aiperf"},"parameters":{...}}
+ * from the shared [run] and [dataset] sections and [backend.managed]
+ * (tokenizer, workload_param extras, sla). Dataset-specific parameters are
+ * added by the staging step. Unknown or mistyped parameters are refused
+ * here, before any call. *out is a new reference.
+ */
+smfw_status managed_spec_build(const smfw_config *cfg, json_t **out, smfw_error *err);
+
+/** Check one parameter name and value against the documented set (type and range). */
+smfw_status managed_spec_check_param(const char *name, json_t *value, smfw_error *err);
+
+/** Parse "key=value" (value: JSON number/bool/array, else a string) into the parameters. */
+smfw_status managed_spec_apply_extra(json_t *params, const char *item, smfw_error *err);
+
+/* ---- names ---------------------------------------------------------------- */
+
+/**
+ * A unique, readable AIEntityName: "<prefix>-<target>-<UTC yyyymmdd-hhmmss>-<4 hex>",
+ * the target shortened so the whole fits 63 characters and the pattern
+ * [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}. `now` in seconds, `rnd` any number.
+ */
+void managed_name_make(const char *prefix, const char *target, long long now, unsigned rnd,
+                       char *out, size_t size);
+
+/** True when name matches AIEntityName. */
+int managed_name_valid(const char *name);
+
+/* ---- staging -------------------------------------------------------------- */
+
+typedef struct managed_dataset {
+    int public_feed;       /**< 1: public_dataset sharegpt, nothing to stage */
+    char name[128];        /**< file name in the channel ("curated.jsonl") */
+    char sha256[65];       /**< of the JSONL content */
+    char local_path[4096]; /**< the JSONL written locally */
+    int64_t size;
+    size_t count;           /**< prompts */
+    char key[1024];         /**< <dataset_prefix>/<sha>/<name> */
+    char channel_uri[1200]; /**< s3://bucket/<dataset_prefix>/<sha>/ */
+} managed_dataset;
+
+/** Write the prompts as {"text","output_length"} JSONL into dir and fill ds (no upload). */
+smfw_status managed_dataset_prepare(const smfw_prompt_set *prompts, const char *dataset_plugin,
+                                    const char *dir, managed_dataset *ds, smfw_error *err);
+
+/** Fill key/channel_uri for a bucket and prefix. */
+void managed_dataset_locate(managed_dataset *ds, const char *bucket, const char *prefix);
+
+/** Add custom_dataset_type/input_file (or public_dataset) to the spec parameters. */
+void managed_dataset_apply(const managed_dataset *ds, json_t *params);
+
+/** Upload unless the object already exists with the same size. *uploaded says which. */
+smfw_status managed_dataset_upload(smfw_aws_client *c, const char *bucket,
+                                   const managed_dataset *ds, int *uploaded, smfw_error *err);
+
+/* ---- plan ----------------------------------------------------------------- */
+
+typedef struct managed_plan {
+    char region[64];
+    char account[16];
+    char bucket[256];
+    char role_arn[2048];
+    const char *endpoint;
+    const char *inference_component;
+    char config_name[64];
+    char job_name[64];
+    char output_uri[1200]; /**< s3://bucket/<output_prefix>/<job>/ */
+    json_t *spec;          /**< the WorkloadSpec */
+    managed_dataset ds;
+    /* what could not be resolved (dry run without credentials) */
+    char unresolved[1024];
+} managed_plan;
+
+/** CreateAIWorkloadConfig request body (new reference). */
+json_t *managed_plan_workload_request(const managed_plan *p);
+/** CreateAIBenchmarkJob request body (new reference). */
+json_t *managed_plan_job_request(const managed_plan *p);
+/** Print the dry-run plan: resolved values, the spec and the exact request bodies. */
+void managed_plan_print(const managed_plan *p, FILE *out);
+
+/* ---- preflight ------------------------------------------------------------ */
+
+typedef struct managed_preflight_opts {
+    const char *const *regions; /**< where the benchmark capability is offered */
+    size_t n_regions;
+} managed_preflight_opts;
+
+/** Every check before anything billable; each failure is one sentence. Warnings are logged. */
+smfw_status managed_preflight(smfw_aws_client *c, const managed_plan *p,
+                              const managed_preflight_opts *o, smfw_error *err);
+
+/**
+ * Does this trust policy (JSON text, URL-encoded or not) let
+ * sagemaker.amazonaws.com call sts:AssumeRole? 1 yes, 0 no, -1 unreadable.
+ */
+int managed_trust_allows_sagemaker(const char *policy);
+
+/** Is the region in the list (exact match)? */
+int managed_region_offered(const char *region, const char *const *regions, size_t n);
+
+/* ---- job ------------------------------------------------------------------ */
+
+typedef enum managed_wait_end {
+    MANAGED_WAIT_TERMINAL = 0, /**< Completed, Failed or Stopped */
+    MANAGED_WAIT_DETACHED,     /**< user detached (job keeps running) */
+    MANAGED_WAIT_STOPPED,      /**< user or timeout stopped it */
+    MANAGED_WAIT_TIMEOUT
+} managed_wait_end;
+
+typedef struct managed_wait_opts {
+    double poll_interval_s;
+    double timeout_s;         /**< 0 = none */
+    const char *on_interrupt; /**< ask, stop, detach */
+} managed_wait_opts;
+
+/** Create the workload config and the job. */
+smfw_status managed_job_launch(smfw_aws_client *c, const managed_plan *p, smfw_error *err);
+
+/** Poll until terminal (or detach/stop). *describe receives the last DescribeAIBenchmarkJob. */
+smfw_status managed_job_wait(smfw_aws_client *c, const char *job, smfw_run_context *run,
+                             const managed_wait_opts *o, managed_wait_end *end, json_t **describe,
+                             smfw_error *err);
+
+/** DescribeAIBenchmarkJob (new reference in *out). */
+smfw_status managed_job_describe(smfw_aws_client *c, const char *job, json_t **out,
+                                 smfw_error *err);
+
+/** One awsJson SageMaker call with a JSON body; *out may be NULL. */
+smfw_status managed_sagemaker_call(smfw_aws_client *c, const char *op, json_t *body, json_t **out,
+                                   smfw_error *err);
+
+/* ---- bundle --------------------------------------------------------------- */
+
+/**
+ * Find output.tar.gz under s3://bucket/prefix (preferring the key that names
+ * the job), download it into dir/output.tar.gz and extract it safely into
+ * dir/bundle. SMFW_ERR_NOT_FOUND when there is none.
+ */
+smfw_status managed_bundle_fetch(smfw_aws_client *c, const char *output_uri, const char *job,
+                                 const char *dir, char *bundle_dir, size_t size, smfw_error *err);
+
+/**
+ * Load the bundle's runs into results (a concurrency list: each level is
+ * summarised, the chosen level loaded; with SLOs the highest concurrency
+ * meeting them), and apply the validity gate.
+ */
+smfw_status managed_bundle_load(const char *bundle_dir, const smfw_config *cfg,
+                                smfw_results *results, smfw_error *err);
+
+/** Split s3://bucket/key. */
+smfw_status managed_s3_split(const char *uri, char *bucket, size_t bsize, char *key, size_t ksize,
+                             smfw_error *err);
+
+#endif /* SMFW_MANAGED_H */

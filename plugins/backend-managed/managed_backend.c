@@ -1,0 +1,377 @@
+/*
+ * managed_backend.c - the managed backend's settings and ops: plan (dry run
+ * by default), pre-flight, dataset staging, workload config and job,
+ * polling, bundle download and loading into the one results model.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <smfw/app.h>
+#include <smfw/archive.h>
+#include <smfw/log.h>
+#include <smfw/plugin.h>
+
+#include "managed.h"
+
+#define S SMFW_SETTING_STRING
+#define L SMFW_SETTING_LIST
+#define T SMFW_SETTING_DURATION
+#define B SMFW_SETTING_BOOL
+#define D SMFW_SETTING_DOUBLE
+
+static const smfw_setting_decl managed_settings[] = {
+    {"role_arn", S, NULL,
+     "IAM role SageMaker assumes for the job (must trust sagemaker.amazonaws.com; default: "
+     "detected)",
+     "role-arn", "SAGEMAKER_ROLE_ARN", 0, "ARN"},
+    {"bucket", S, NULL,
+     "S3 bucket for the dataset and results (default sagemaker-<region>-<account>)", "bucket",
+     "SAGEMAKER_BUCKET", 0, "BUCKET"},
+    {"output_prefix", S, "benchmark-output",
+     "results go to s3://<bucket>/<output_prefix>/<job name>/ (one prefix per job)",
+     "output-prefix", NULL, 0, "PREFIX"},
+    {"dataset_prefix", S, "smfw/datasets",
+     "datasets are staged at s3://<bucket>/<dataset_prefix>/<sha256>/<name>.jsonl",
+     "dataset-prefix", NULL, 0, "PREFIX"},
+    {"poll_interval", T, "30s", "how often DescribeAIBenchmarkJob is polled", "poll-interval", NULL,
+     0, "TIME"},
+    {"timeout", T, NULL, "stop the job when it runs longer than this (default: no limit)",
+     "timeout", NULL, 0, "TIME"},
+    {"regions", L,
+     "us-east-1,us-east-2,us-west-2,eu-west-1,eu-central-1,ap-northeast-1,ap-southeast-1,"
+     "ap-southeast-2",
+     "regions where SageMaker's benchmark capability is offered (checked before launching)",
+     "benchmark-regions", NULL, 0, "LIST"},
+    {"tokenizer", S, NULL, "Hugging Face tokenizer id AIPerf counts tokens with", "tokenizer", NULL,
+     0, "ID"},
+    {"workload_param", L, NULL,
+     "extra WorkloadSpec parameter name=value (repeatable; checked against the documented set)",
+     "workload-param", NULL, 0, "NAME=VALUE"},
+    {"sla", L, NULL,
+     "max-concurrency-under-SLA search: SLOs metric:threshold (e.g. time_to_first_token:500); "
+     "sweeps sla_concurrency",
+     "sla", NULL, 0, "METRIC:VALUE"},
+    {"sla_concurrency", L, "1,2,4,8,16,32,64", "concurrency levels of the SLA search",
+     "sla-concurrency", NULL, 0, "LIST"},
+    {"sla_attainment", D, "0.9", "fraction of requests that must meet every SLO at a level",
+     "sla-attainment", NULL, 0, "FRACTION"},
+    {"on_interrupt", S, "ask",
+     "Ctrl-C while the job runs: ask (on a terminal; else detach), stop or detach", "on-interrupt",
+     NULL, 0, "ask|stop|detach"},
+    {"wait", B, "true", "wait for the job and fetch its results (--no-wait: launch and detach)",
+     "wait", NULL, 0, NULL},
+    {"job_name", S, NULL, "benchmark job name (default smfw-<endpoint>-<UTC time>-<random>)",
+     "job-name", NULL, 0, "NAME"},
+    SMFW_SETTINGS_END};
+
+typedef struct managed_ctx {
+    const smfw_config *cfg;
+    int public_feed;
+} managed_ctx;
+
+static smfw_status managed_create(const smfw_settings *settings, const smfw_config *cfg, void **out,
+                                  smfw_error *err) {
+    const char *mode = smfw_settings_get(settings, "on_interrupt");
+    if (mode && strcmp(mode, "ask") && strcmp(mode, "stop") && strcmp(mode, "detach"))
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "backend.managed.on_interrupt is \"%s\": expected ask, stop or "
+                              "detach",
+                              mode);
+    const char *name = smfw_settings_get(settings, "job_name");
+    if (name && !managed_name_valid(name))
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "backend.managed.job_name \"%s\" is not a valid job name (1-63 "
+                              "letters, digits and hyphens, starting and ending with a letter or "
+                              "digit)",
+                              name);
+    /* Fail fast on a bad spec (unknown parameter...), before the dataset loads. */
+    json_t *spec = NULL;
+    smfw_status st = managed_spec_build(cfg, &spec, err);
+    json_decref(spec);
+    if (st != SMFW_OK) return st;
+    managed_ctx *c = calloc(1, sizeof *c);
+    if (!c) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    c->cfg = cfg;
+    const char *ds = smfw_settings_get(smfw_config_section(cfg, "smfw"), "dataset");
+    c->public_feed = ds && strcmp(ds, "public") == 0;
+    *out = c;
+    return SMFW_OK;
+}
+
+static void managed_destroy(void *ctx) {
+    free(ctx);
+}
+
+static smfw_status managed_control(void *ctx, int op, void *arg) {
+    managed_ctx *c = ctx;
+    if (op == SMFW_BACKEND_CTL_HONOURS_DRY_RUN) {
+        *(int *)arg = 1;
+        return SMFW_OK;
+    }
+    if (op == SMFW_BACKEND_CTL_NEEDS_PROMPTS) {
+        *(int *)arg = c->public_feed ? 0 : 1;
+        return SMFW_OK;
+    }
+    return SMFW_ERR_UNSUPPORTED;
+}
+
+static void note(managed_plan *p, const char *what, const smfw_error *e) {
+    size_t o = strlen(p->unresolved);
+    snprintf(p->unresolved + o, sizeof p->unresolved - o, "%s%s (%s)", o ? "; " : "", what,
+             e->message);
+}
+
+static unsigned random_suffix(void) {
+    unsigned v = 0;
+    FILE *fp = fopen("/dev/urandom", "rb");
+    if (fp) {
+        if (fread(&v, sizeof v, 1, fp) != 1) v = 0;
+        fclose(fp);
+    }
+    return v ^ (unsigned)getpid() ^ (unsigned)smfw_now_mono_ns();
+}
+
+static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err) {
+    managed_ctx *mc = ctx;
+    const smfw_config *cfg = run->config;
+    const smfw_settings *mine = smfw_config_section(cfg, "backend.managed");
+    const smfw_settings *rs = smfw_config_section(cfg, "run");
+    const smfw_settings *aws = smfw_config_section(cfg, "aws");
+    managed_plan plan;
+    memset(&plan, 0, sizeof plan);
+    smfw_aws_client *client = NULL;
+    char tmpdir[256] = "";
+    json_t *describe = NULL;
+    smfw_status st = managed_spec_build(cfg, &plan.spec, err);
+    if (st != SMFW_OK) return st;
+
+    smfw_aws_options ao;
+    memset(&ao, 0, sizeof ao);
+    ao.region = smfw_settings_get(aws, "region");
+    ao.profile = smfw_settings_get(aws, "profile");
+    ao.endpoint_url = smfw_settings_get(aws, "endpoint_url");
+    ao.ca_bundle = smfw_settings_get(aws, "ca_bundle");
+    ao.max_attempts = (int)smfw_settings_get_int(aws, "max_attempts", 3);
+    st = smfw_aws_client_new(&ao, &client, err);
+    if (st != SMFW_OK) goto done;
+
+    plan.endpoint = smfw_settings_get(rs, "endpoint");
+    plan.inference_component = smfw_settings_get(rs, "inference_component");
+    if (!plan.endpoint || !*plan.endpoint) {
+        st = smfw_error_set(err, SMFW_ERR_CONFIG,
+                            "the managed backend needs an endpoint (--endpoint NAME)");
+        goto done;
+    }
+    smfw_error e;
+    const char *region = NULL;
+    if (smfw_aws_client_region(client, &region, &e) == SMFW_OK)
+        snprintf(plan.region, sizeof plan.region, "%s", region);
+    else if (run->dry_run)
+        note(&plan, "region", &e);
+    else {
+        *err = e;
+        st = e.status;
+        goto done;
+    }
+    long long now = (long long)time(NULL);
+    unsigned rnd = random_suffix();
+    const char *fixed = smfw_settings_get(mine, "job_name");
+    if (fixed)
+        snprintf(plan.job_name, sizeof plan.job_name, "%s", fixed);
+    else
+        managed_name_make("smfw", plan.endpoint, now, rnd, plan.job_name, sizeof plan.job_name);
+    managed_name_make("smfw-wl", plan.endpoint, now, rnd, plan.config_name,
+                      sizeof plan.config_name);
+
+    /* Account, bucket, role: configured values need no AWS access. */
+    const char *bucket_cfg = smfw_settings_get(mine, "bucket");
+    const char *role_cfg = smfw_settings_get(mine, "role_arn");
+    if (!bucket_cfg || !role_cfg || !run->dry_run) {
+        if (plan.region[0] && smfw_aws_default_account(client, plan.account, &e) != SMFW_OK) {
+            plan.account[0] = '\0';
+            if (run->dry_run)
+                note(&plan, "account", &e);
+            else {
+                *err = e;
+                st = e.status;
+                goto done;
+            }
+        }
+    }
+    if (bucket_cfg)
+        snprintf(plan.bucket, sizeof plan.bucket, "%s", bucket_cfg);
+    else if (plan.region[0] && plan.account[0] &&
+             smfw_aws_default_bucket(client, NULL, plan.bucket, sizeof plan.bucket, &e) !=
+                 SMFW_OK) {
+        if (!run->dry_run) {
+            *err = e;
+            st = e.status;
+            goto done;
+        }
+        note(&plan, "bucket", &e);
+    }
+    if (!plan.bucket[0])
+        snprintf(plan.bucket, sizeof plan.bucket, "sagemaker-%s-%s",
+                 plan.region[0] ? plan.region : "<region>",
+                 plan.account[0] ? plan.account : "<account>");
+    if (role_cfg)
+        snprintf(plan.role_arn, sizeof plan.role_arn, "%s", role_cfg);
+    else if (plan.account[0] &&
+             smfw_aws_default_execution_role(client, NULL, plan.role_arn, sizeof plan.role_arn,
+                                             &e) != SMFW_OK) {
+        plan.role_arn[0] = '\0';
+        if (!run->dry_run) {
+            *err = e;
+            st = e.status;
+            goto done;
+        }
+        note(&plan, "execution role", &e);
+    }
+    char prefix[512];
+    snprintf(prefix, sizeof prefix, "%s", smfw_settings_get(mine, "output_prefix"));
+    size_t pl = strlen(prefix);
+    while (pl && prefix[pl - 1] == '/') prefix[--pl] = '\0';
+    snprintf(plan.output_uri, sizeof plan.output_uri, "s3://%s/%s%s%s/", plan.bucket, prefix,
+             pl ? "/" : "", plan.job_name);
+
+    /* The dataset channel. */
+    const char *dir = run->output_dir;
+    if (!dir) {
+        snprintf(tmpdir, sizeof tmpdir, "%s/smfw-managed-XXXXXX",
+                 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        if (!mkdtemp(tmpdir)) {
+            st = smfw_error_set(err, SMFW_ERR_IO, "cannot create a temporary folder");
+            tmpdir[0] = '\0';
+            goto done;
+        }
+        dir = tmpdir;
+    }
+    st = managed_dataset_prepare(mc->public_feed ? NULL : run->prompts,
+                                 smfw_settings_get(smfw_config_section(cfg, "smfw"), "dataset"),
+                                 dir, &plan.ds, err);
+    if (st != SMFW_OK) goto done;
+    managed_dataset_locate(&plan.ds, plan.bucket, smfw_settings_get(mine, "dataset_prefix"));
+    managed_dataset_apply(&plan.ds, json_object_get(plan.spec, "parameters"));
+
+    if (run->dry_run) {
+        managed_plan_print(&plan, stdout);
+        st = SMFW_OK;
+        goto done;
+    }
+
+    /* Pre-flight, then the billable part. */
+    const char *const *regions;
+    managed_preflight_opts po;
+    po.n_regions = smfw_settings_get_list(mine, "regions", &regions);
+    po.regions = regions;
+    st = managed_preflight(client, &plan, &po, err);
+    if (st != SMFW_OK) goto done;
+    int uploaded = 0;
+    st = managed_dataset_upload(client, plan.bucket, &plan.ds, &uploaded, err);
+    if (st != SMFW_OK) goto done;
+
+    smfw_run_info *info = &run->results->info;
+    smfw_results_set_string(&info->job_name, plan.job_name);
+    smfw_results_set_string(&info->endpoint_name, plan.endpoint);
+    smfw_results_set_string(&info->inference_component, plan.inference_component);
+    smfw_results_set_string(&info->region, plan.region);
+    char target[512];
+    snprintf(target, sizeof target, "SageMaker endpoint %s%s%s (%s), managed benchmark job %s",
+             plan.endpoint, plan.inference_component ? " / " : "",
+             plan.inference_component ? plan.inference_component : "", plan.region, plan.job_name);
+    smfw_results_set_string(&info->target, target);
+    if (plan.ds.public_feed) smfw_results_set_string(&info->dataset_name, "public (sharegpt)");
+
+    st = managed_job_launch(client, &plan, err);
+    if (st != SMFW_OK) goto done;
+    if (!smfw_settings_get_bool(mine, "wait", 1)) {
+        fprintf(stdout,
+                "Benchmark job %s launched; see its results later with:\n  smfw results "
+                "--job %s\n",
+                plan.job_name, plan.job_name);
+        st = SMFW_OK;
+        goto done;
+    }
+    managed_wait_opts wo;
+    wo.poll_interval_s = smfw_settings_get_duration(mine, "poll_interval", 30);
+    wo.timeout_s = smfw_settings_get_duration(mine, "timeout", 0);
+    wo.on_interrupt = smfw_settings_get(mine, "on_interrupt");
+    managed_wait_end end;
+    st = managed_job_wait(client, plan.job_name, run, &wo, &end, &describe, err);
+    if (st != SMFW_OK) goto done;
+    if (end == MANAGED_WAIT_DETACHED) {
+        fprintf(stdout,
+                "\nDetached; benchmark job %s keeps running. Come back with:\n  smfw "
+                "results --job %s\n",
+                plan.job_name, plan.job_name);
+        st = smfw_error_set(err, SMFW_ERR_CANCELLED, "detached from benchmark job %s",
+                            plan.job_name);
+        goto done;
+    }
+    const char *status = json_string_value(json_object_get(describe, "AIBenchmarkJobStatus"));
+    const char *reason = json_string_value(json_object_get(describe, "FailureReason"));
+    const char *loc = json_string_value(
+        json_object_get(json_object_get(describe, "OutputConfig"), "S3OutputLocation"));
+    char bundle_dir[4200];
+    smfw_error ferr;
+    smfw_error_clear(&ferr);
+    smfw_status fst = managed_bundle_fetch(client, loc ? loc : plan.output_uri, plan.job_name,
+                                           run->output_dir, bundle_dir, sizeof bundle_dir, &ferr);
+    if (fst == SMFW_OK) fst = managed_bundle_load(bundle_dir, cfg, run->results, &ferr);
+    int completed = status && strcmp(status, "Completed") == 0;
+    int failed = status && strcmp(status, "Failed") == 0;
+    if (completed) {
+        st = fst;
+        if (st != SMFW_OK) *err = ferr;
+    } else if (failed && fst == SMFW_OK) {
+        /* The validity gate: a full bundle, metrics over the valid requests. */
+        info->gate_tripped = 1;
+        if (reason) smfw_results_set_string(&info->failure_reason, reason);
+        st = smfw_error_set(err, SMFW_ERR_VALIDITY,
+                            "benchmark job %s failed its validity gate: %s (the metrics cover "
+                            "the valid requests)",
+                            plan.job_name,
+                            info->failure_reason ? info->failure_reason : "no reason given");
+    } else if (failed) {
+        char logs[1024] = "";
+        size_t o = 0, i;
+        json_t *l;
+        json_array_foreach(
+            json_object_get(json_object_get(describe, "OutputConfig"), "CloudWatchLogs"), i, l) {
+            const char *g = json_string_value(json_object_get(l, "LogGroupArn"));
+            const char *s = json_string_value(json_object_get(l, "LogStreamName"));
+            if (o < sizeof logs)
+                o += (size_t)snprintf(logs + o, sizeof logs - o, "%s%s%s%s", o ? ", " : "",
+                                      g ? g : "?", s ? " stream " : "", s ? s : "");
+        }
+        st = smfw_error_set(err, SMFW_ERR_AWS, "benchmark job %s failed: %s%s%s%s", plan.job_name,
+                            reason ? reason : "no FailureReason given",
+                            logs[0] ? " (CloudWatch logs: " : " (no CloudWatch log location)", logs,
+                            logs[0] ? ")" : "");
+    } else {
+        if (fst != SMFW_OK)
+            SMFW_LOG_INFO("managed", "no results of the stopped job: %s", ferr.message);
+        st = smfw_error_set(
+            err, end == MANAGED_WAIT_TIMEOUT ? SMFW_ERR_TIMEOUT : SMFW_ERR_CANCELLED,
+            "benchmark job %s %s (%s)", plan.job_name,
+            end == MANAGED_WAIT_TIMEOUT ? "was stopped at the timeout" : "was stopped",
+            status ? status : "?");
+    }
+done:
+    if (tmpdir[0]) smfw_remove_tree(tmpdir, NULL);
+    json_decref(describe);
+    json_decref(plan.spec);
+    smfw_aws_client_free(client);
+    return st;
+}
+
+static const smfw_backend_ops managed_ops = {sizeof managed_ops, managed_create, managed_run,
+                                             managed_destroy, managed_control};
+
+SMFW_PLUGIN_DEFINE(smfw_backend_managed, SMFW_PLUGIN_BACKEND, "managed", "0.1.0",
+                   "SageMaker's managed AI benchmark (AIPerf on managed compute): plan, launch, "
+                   "poll, fetch the AIPerf bundle",
+                   managed_settings, &managed_ops)

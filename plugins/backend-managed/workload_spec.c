@@ -1,0 +1,349 @@
+/*
+ * workload_spec.c - the WorkloadSpec SageMaker's benchmark runs:
+ * {"benchmark":{"type":"aiperf"},"parameters":{...}}, built from the shared
+ * [run]/[dataset] settings plus the backend's own keys, every parameter
+ * checked against the documented set before any call (an unknown or
+ * mistyped parameter would otherwise fail a billable job minutes later).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "managed.h"
+
+typedef enum ptype {
+    P_INT_POS,    /* integer > 0 */
+    P_INT_NONNEG, /* integer >= 0 */
+    P_NUM_POS,    /* number > 0 */
+    P_NUM_NONNEG, /* number >= 0 */
+    P_PERCENT,    /* number in [0, 100] */
+    P_BOOL,
+    P_STRING,
+    P_INT_OR_LIST, /* concurrency: N or [N, ...] (a sweep) */
+    P_STR_OR_LIST, /* extra_inputs: "k:v" or ["k:v", ...] */
+    P_ENUM
+} ptype;
+
+typedef struct param_rule {
+    const char *name;
+    ptype type;
+    const char *choices; /* P_ENUM: "|a|b|c|" */
+} param_rule;
+
+/* AIPerf's options as the benchmark's WorkloadSpec names them (snake_case CLI names). */
+static const param_rule rules[] = {
+    {"prompt_input_tokens_mean", P_NUM_POS, NULL},
+    {"prompt_input_tokens_stddev", P_NUM_NONNEG, NULL},
+    {"output_tokens_mean", P_NUM_POS, NULL},
+    {"output_tokens_stddev", P_NUM_NONNEG, NULL},
+    {"concurrency", P_INT_OR_LIST, NULL},
+    {"request_count", P_INT_POS, NULL},
+    {"request_rate", P_NUM_POS, NULL},
+    {"request_rate_mode", P_ENUM, "|constant|poisson|gamma|"},
+    {"arrival_smoothness", P_NUM_POS, NULL},
+    {"benchmark_duration", P_NUM_POS, NULL},
+    {"benchmark_grace_period", P_NUM_NONNEG, NULL},
+    {"warmup_request_count", P_INT_NONNEG, NULL},
+    {"warmup_duration", P_NUM_NONNEG, NULL},
+    {"warmup_concurrency", P_INT_POS, NULL},
+    {"warmup_request_rate", P_NUM_POS, NULL},
+    {"goodput", P_STRING, NULL},
+    {"extra_inputs", P_STR_OR_LIST, NULL},
+    {"streaming", P_BOOL, NULL},
+    {"tokenizer", P_STRING, NULL},
+    {"random_seed", P_INT_NONNEG, NULL},
+    {"custom_dataset_type", P_ENUM, "|single_turn|multi_turn|mooncake_trace|random_pool|"},
+    {"input_file", P_STRING, NULL},
+    {"public_dataset", P_ENUM, "|sharegpt|"},
+    {"num_dataset_entries", P_INT_POS, NULL},
+    {"dataset_sampling_strategy", P_ENUM, "|sequential|random|shuffle|"},
+    {"request_timeout_seconds", P_NUM_POS, NULL},
+    {"request_cancellation_rate", P_PERCENT, NULL},
+    {"request_cancellation_delay", P_NUM_NONNEG, NULL},
+    {"use_server_token_count", P_BOOL, NULL},
+    {"slice_duration", P_NUM_POS, NULL},
+};
+
+static const param_rule *rule_find(const char *name) {
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if (strcmp(rules[i].name, name) == 0) return &rules[i];
+    return NULL;
+}
+
+static int is_int(json_t *v, long long min) {
+    return json_is_integer(v) && json_integer_value(v) >= min;
+}
+
+smfw_status managed_spec_check_param(const char *name, json_t *v, smfw_error *err) {
+    const param_rule *r = rule_find(name);
+    if (!r) {
+        char known[1200] = "";
+        size_t o = 0;
+        for (size_t i = 0; i < sizeof rules / sizeof rules[0] && o < sizeof known; i++)
+            o +=
+                (size_t)snprintf(known + o, sizeof known - o, "%s%s", i ? ", " : "", rules[i].name);
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "unknown WorkloadSpec parameter \"%s\" (known: %s)", name, known);
+    }
+    const char *want = NULL;
+    double d = json_number_value(v);
+    switch (r->type) {
+    case P_INT_POS:
+        if (!is_int(v, 1)) want = "an integer above 0";
+        break;
+    case P_INT_NONNEG:
+        if (!is_int(v, 0)) want = "an integer of 0 or more";
+        break;
+    case P_NUM_POS:
+        if (!json_is_number(v) || !(d > 0) || !isfinite(d)) want = "a number above 0";
+        break;
+    case P_NUM_NONNEG:
+        if (!json_is_number(v) || !(d >= 0) || !isfinite(d)) want = "a number of 0 or more";
+        break;
+    case P_PERCENT:
+        if (!json_is_number(v) || !(d >= 0 && d <= 100)) want = "a percentage (0-100)";
+        break;
+    case P_BOOL:
+        if (!json_is_boolean(v)) want = "true or false";
+        break;
+    case P_STRING:
+        if (!json_is_string(v) || !*json_string_value(v)) want = "a non-empty string";
+        break;
+    case P_INT_OR_LIST:
+        if (json_is_array(v)) {
+            size_t i;
+            json_t *x;
+            if (json_array_size(v) == 0) want = "an integer above 0 or a non-empty list of them";
+            json_array_foreach(v, i, x) if (!is_int(x, 1)) want =
+                "an integer above 0 or a list of them";
+        } else if (!is_int(v, 1))
+            want = "an integer above 0 or a list of them";
+        break;
+    case P_STR_OR_LIST:
+        if (json_is_array(v)) {
+            size_t i;
+            json_t *x;
+            json_array_foreach(v, i, x) if (!json_is_string(x)) want =
+                "a string or a list of strings";
+        } else if (!json_is_string(v))
+            want = "a string or a list of strings";
+        break;
+    case P_ENUM: {
+        const char *s = json_string_value(v);
+        char probe[128];
+        if (s) snprintf(probe, sizeof probe, "|%s|", s);
+        if (!s || strlen(s) > 100 || !strstr(r->choices, probe)) want = r->choices;
+        break;
+    }
+    }
+    if (want) {
+        char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+        smfw_status st =
+            smfw_error_set(err, SMFW_ERR_CONFIG, "WorkloadSpec parameter %s = %s: expected %s%s",
+                           name, text ? text : "?", r->type == P_ENUM ? "one of " : "", want);
+        free(text);
+        return st;
+    }
+    return SMFW_OK;
+}
+
+smfw_status managed_spec_apply_extra(json_t *params, const char *item, smfw_error *err) {
+    const char *eq = strchr(item, '=');
+    if (!eq || eq == item || eq - item > 100)
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "workload_param \"%s\": expected name=value, e.g. "
+                              "request_rate_mode=constant",
+                              item);
+    char name[128];
+    memcpy(name, item, (size_t)(eq - item));
+    name[eq - item] = '\0';
+    const char *text = eq + 1;
+    json_t *v = json_loads(text, JSON_DECODE_ANY, NULL);
+    if (!v || json_is_string(v) || json_is_object(v) || json_is_null(v)) {
+        json_decref(v);
+        v = json_string(text); /* plain words are strings */
+    }
+    /* A list given with ';' (commas separate list items in the config). */
+    if (json_is_string(v) && strchr(text, ';') && rule_find(name) &&
+        (rule_find(name)->type == P_INT_OR_LIST || rule_find(name)->type == P_STR_OR_LIST)) {
+        json_t *arr = json_array();
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%s", text);
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
+            json_t *x = json_loads(t, JSON_DECODE_ANY, NULL);
+            if (!x || !json_is_integer(x)) {
+                json_decref(x);
+                x = json_string(t);
+            }
+            json_array_append_new(arr, x);
+        }
+        json_decref(v);
+        v = arr;
+    }
+    smfw_status st = managed_spec_check_param(name, v, err);
+    if (st == SMFW_OK) json_object_set(params, name, v);
+    json_decref(v);
+    return st;
+}
+
+/* "1,2,4" -> 1 or [1,2,4]. */
+static smfw_status concurrency_value(const smfw_settings *run, json_t **out, smfw_error *err) {
+    const char *const *items;
+    size_t n = smfw_settings_get_list(run, "concurrency", &items);
+    *out = NULL;
+    if (!n) return SMFW_OK;
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++) {
+        char *end = NULL;
+        long long v = strtoll(items[i], &end, 10);
+        if (!end || *end || v <= 0) {
+            json_decref(arr);
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "run.concurrency item \"%s\" is not an integer above 0",
+                                  items[i]);
+        }
+        json_array_append_new(arr, json_integer(v));
+    }
+    if (n == 1) {
+        *out = json_incref(json_array_get(arr, 0));
+        json_decref(arr);
+    } else
+        *out = arr;
+    return SMFW_OK;
+}
+
+static int set_by_user(const smfw_settings *s, const char *key) {
+    return smfw_settings_source(s, key, NULL, NULL) != SMFW_SOURCE_DEFAULT;
+}
+
+smfw_status managed_spec_build(const smfw_config *cfg, json_t **out, smfw_error *err) {
+    *out = NULL;
+    const smfw_settings *run = smfw_config_section(cfg, "run");
+    const smfw_settings *ds = smfw_config_section(cfg, "dataset");
+    const smfw_settings *mine = smfw_config_section(cfg, "backend.managed");
+    json_t *p = json_object();
+    json_object_set_new(p, "prompt_input_tokens_mean",
+                        json_real(smfw_settings_get_double(ds, "input_tokens_mean", 500)));
+    json_object_set_new(p, "prompt_input_tokens_stddev",
+                        json_real(smfw_settings_get_double(ds, "input_tokens_stddev", 10)));
+    json_object_set_new(p, "output_tokens_mean",
+                        json_real(smfw_settings_get_double(ds, "output_tokens_mean", 256)));
+    json_object_set_new(p, "output_tokens_stddev",
+                        json_real(smfw_settings_get_double(ds, "output_tokens_stddev", 16)));
+    /* Whole numbers go out as integers, as the reference spec writes them. */
+    const char *keys[] = {"prompt_input_tokens_mean", "prompt_input_tokens_stddev",
+                          "output_tokens_mean", "output_tokens_stddev"};
+    for (size_t i = 0; i < 4; i++) {
+        double v = json_real_value(json_object_get(p, keys[i]));
+        if (v == floor(v) && fabs(v) < 1e15)
+            json_object_set_new(p, keys[i], json_integer((json_int_t)v));
+    }
+    /* SLA search: a concurrency list plus the SLOs as AIPerf goodput. */
+    const char *const *sla;
+    size_t n_sla = mine ? smfw_settings_get_list(mine, "sla", &sla) : 0;
+    json_t *conc = NULL;
+    smfw_status st = concurrency_value(run, &conc, err);
+    if (st != SMFW_OK) {
+        json_decref(p);
+        return st;
+    }
+    if (n_sla && !json_is_array(conc) && !set_by_user(run, "concurrency")) {
+        const char *const *levels;
+        size_t n_levels = smfw_settings_get_list(mine, "sla_concurrency", &levels);
+        json_t *arr = json_array();
+        for (size_t i = 0; i < n_levels; i++) {
+            char *end = NULL;
+            long long v = strtoll(levels[i], &end, 10);
+            if (!end || *end || v <= 0) {
+                json_decref(arr);
+                json_decref(conc);
+                json_decref(p);
+                return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                      "backend.managed.sla_concurrency item \"%s\" is not an "
+                                      "integer above 0",
+                                      levels[i]);
+            }
+            json_array_append_new(arr, json_integer(v));
+        }
+        json_decref(conc);
+        conc = arr;
+    }
+    if (conc) json_object_set_new(p, "concurrency", conc);
+    int has_duration = smfw_settings_has(run, "duration");
+    if (!has_duration || set_by_user(run, "request_count"))
+        json_object_set_new(p, "request_count",
+                            json_integer(smfw_settings_get_int(run, "request_count", 300)));
+    if (smfw_settings_has(run, "request_rate")) {
+        json_object_set_new(p, "request_rate",
+                            json_real(smfw_settings_get_double(run, "request_rate", 1)));
+        const char *arrival = smfw_settings_get(run, "arrival");
+        if (arrival && set_by_user(run, "arrival"))
+            json_object_set_new(p, "request_rate_mode", json_string(arrival));
+    }
+    if (has_duration) {
+        json_object_set_new(p, "benchmark_duration",
+                            json_real(smfw_settings_get_duration(run, "duration", 0)));
+        if (set_by_user(run, "grace_period"))
+            json_object_set_new(p, "benchmark_grace_period",
+                                json_real(smfw_settings_get_duration(run, "grace_period", 30)));
+    }
+    int64_t warm = smfw_settings_get_int(run, "warmup_request_count", 0);
+    if (warm > 0) json_object_set_new(p, "warmup_request_count", json_integer(warm));
+    if (smfw_settings_has(run, "warmup_duration"))
+        json_object_set_new(p, "warmup_duration",
+                            json_real(smfw_settings_get_duration(run, "warmup_duration", 0)));
+    const char *const *items;
+    size_t n = smfw_settings_get_list(run, "extra_inputs", &items);
+    if (n == 1)
+        json_object_set_new(p, "extra_inputs", json_string(items[0]));
+    else if (n > 1) {
+        json_t *arr = json_array();
+        for (size_t i = 0; i < n; i++) json_array_append_new(arr, json_string(items[i]));
+        json_object_set_new(p, "extra_inputs", arr);
+    }
+    /* goodput: AIPerf's "tag:value tag:value" (SLOs of the SLA search come first). */
+    char goodput[1024] = "";
+    size_t go = 0;
+    const char *const *g;
+    size_t n_g = smfw_settings_get_list(run, "goodput", &g);
+    for (size_t k = 0; k < n_sla + n_g && go < sizeof goodput; k++) {
+        const char *item = k < n_sla ? sla[k] : g[k - n_sla];
+        const char *colon = strrchr(item, ':');
+        char *end = NULL;
+        if (!colon || colon == item || strtod(colon + 1, &end) <= 0 || !end || *end) {
+            json_decref(p);
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "%s \"%s\": expected metric:threshold, e.g. "
+                                  "time_to_first_token:500",
+                                  k < n_sla ? "backend.managed.sla" : "run.goodput", item);
+        }
+        go += (size_t)snprintf(goodput + go, sizeof goodput - go, "%s%s", go ? " " : "", item);
+    }
+    if (goodput[0]) json_object_set_new(p, "goodput", json_string(goodput));
+    json_object_set_new(p, "streaming", json_boolean(smfw_settings_get_bool(run, "streaming", 1)));
+    json_object_set_new(p, "random_seed",
+                        json_integer(smfw_settings_get_int(run, "random_seed", 42)));
+    const char *tok = mine ? smfw_settings_get(mine, "tokenizer") : NULL;
+    if (tok && *tok) json_object_set_new(p, "tokenizer", json_string(tok));
+    n = mine ? smfw_settings_get_list(mine, "workload_param", &items) : 0;
+    for (size_t i = 0; i < n; i++) {
+        st = managed_spec_apply_extra(p, items[i], err);
+        if (st != SMFW_OK) {
+            json_decref(p);
+            return st;
+        }
+    }
+    /* Everything that goes out is checked, including what the core settings produced. */
+    const char *k;
+    json_t *v;
+    json_object_foreach(p, k, v) {
+        st = managed_spec_check_param(k, v, err);
+        if (st != SMFW_OK) {
+            json_decref(p);
+            return st;
+        }
+    }
+    *out = json_pack("{s:{s:s},s:o}", "benchmark", "type", "aiperf", "parameters", p);
+    return *out ? SMFW_OK : smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+}
