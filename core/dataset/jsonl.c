@@ -17,7 +17,7 @@
 #include "dataset_internal.h"
 
 #define JSONL_MAX_BUDGET    10000000 /* an output budget above this is a typo, not a request */
-#define JSONL_MAX_INPUT     10000000 /* same for mooncake input_length */
+#define JSONL_MAX_INPUT     2000000  /* mooncake input_length: far above any context window */
 #define JSONL_MAX_TIME_MS   1e15     /* ~31,000 years of milliseconds */
 #define JSONL_DEFAULT_BLOCK 512
 
@@ -58,6 +58,7 @@ static int bad(line_error *e, const char *field, const char *fmt, ...) {
 }
 
 static const char *json_kind(const json_t *v) {
+    if (!v) return "nothing";
     switch (json_typeof(v)) {
     case JSON_OBJECT:
         return "an object";
@@ -386,6 +387,7 @@ static int parse_multi_turn(smfw_jsonl_reader *r, const json_t *obj, line_error 
         if (n >= 256) return bad(e, "session_id", "is longer than 255 bytes");
     }
     json_t *turns = json_object_get(obj, "turns");
+    if (!turns) return bad(e, "turns", "missing (a multi_turn line needs a list of turns)");
     if (!json_is_array(turns))
         return bad(e, "turns", "must be a list of turn objects, got %s", json_kind(turns));
     if (json_array_size(turns) == 0) return bad(e, "turns", "is an empty list");

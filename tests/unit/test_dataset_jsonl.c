@@ -299,6 +299,13 @@ START_TEST(test_forced_format) {
     ck_assert_msg(strstr(res.errs[1], "field \"type\"") && strstr(res.errs[1], "single_turn"), "%s",
                   res.errs[1]);
     smfw_jsonl_reader_free(r);
+    /* Forced multi_turn without turns (found by fuzz_dataset_jsonl). */
+    o.format = SMFW_DATASET_FORMAT_MULTI_TURN;
+    r = open_text("m.jsonl", "{\"session_id\": \"x\"}\n", &o);
+    read_all(r, &res);
+    ck_assert_uint_eq(res.n_errs, 1);
+    ck_assert_msg(strstr(res.errs[0], "m.jsonl:1: field \"turns\": missing"), "%s", res.errs[0]);
+    smfw_jsonl_reader_free(r);
     smfw_dataset_format f;
     ck_assert_int_eq(smfw_dataset_format_parse("mooncake_trace", &f), 0);
     ck_assert_int_eq(f, SMFW_DATASET_FORMAT_MOONCAKE);
