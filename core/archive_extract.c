@@ -566,7 +566,7 @@ smfw_status smfw_archive_extract_file(const char *archive_path, const char *dest
         return st;
     }
     smfw_status st = extract_common(ar, dest_dir, limits, stats, err);
-    if (st != SMFW_OK) smfw_error_prefix(err, "%s: ", archive_path);
+    if (st != SMFW_OK) smfw_error_prefix(err, "%s", archive_path);
     archive_read_free(ar);
     return st;
 }

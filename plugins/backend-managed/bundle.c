@@ -62,7 +62,7 @@ smfw_status managed_bundle_fetch(smfw_aws_client *c, const char *output_uri, con
     memset(&p, 0, sizeof p);
     p.job = job;
     st = smfw_aws_s3_list_objects(c, bucket, prefix, pick_cb, &p, err);
-    if (st != SMFW_OK) return smfw_error_prefix(err, "cannot list %s: ", output_uri);
+    if (st != SMFW_OK) return smfw_error_prefix(err, "cannot list %s", output_uri);
     if (!p.key[0])
         return smfw_error_set(err, SMFW_ERR_NOT_FOUND, "no output.tar.gz under %s", output_uri);
     if (p.count > 1 && !p.named)

@@ -51,12 +51,12 @@ smfw_status managed_job_launch(smfw_aws_client *c, const managed_plan *p, smfw_e
     json_t *w = managed_plan_workload_request(p);
     smfw_status st = managed_sagemaker_call(c, "CreateAIWorkloadConfig", w, NULL, err);
     json_decref(w);
-    if (st != SMFW_OK) return smfw_error_prefix(err, "CreateAIWorkloadConfig %s: ", p->config_name);
+    if (st != SMFW_OK) return smfw_error_prefix(err, "CreateAIWorkloadConfig %s", p->config_name);
     SMFW_LOG_INFO("managed", "created workload config %s", p->config_name);
     json_t *j = managed_plan_job_request(p);
     st = managed_sagemaker_call(c, "CreateAIBenchmarkJob", j, NULL, err);
     json_decref(j);
-    if (st != SMFW_OK) return smfw_error_prefix(err, "CreateAIBenchmarkJob %s: ", p->job_name);
+    if (st != SMFW_OK) return smfw_error_prefix(err, "CreateAIBenchmarkJob %s", p->job_name);
     SMFW_LOG_INFO("managed", "launched benchmark job %s (output %s)", p->job_name, p->output_uri);
     return SMFW_OK;
 }

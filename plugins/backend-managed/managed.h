@@ -80,6 +80,7 @@ typedef struct managed_plan {
     char region[64];
     char account[16];
     char bucket[256];
+    int bucket_is_default; /**< generated sagemaker-<region>-<account>: created when missing */
     char role_arn[2048];
     const char *endpoint;
     const char *inference_component;

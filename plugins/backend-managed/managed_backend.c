@@ -176,6 +176,19 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
         st = e.status;
         goto done;
     }
+    /* A region without the capability fails before any AWS call. */
+    const char *const *regions;
+    managed_preflight_opts po;
+    po.n_regions = smfw_settings_get_list(mine, "regions", &regions);
+    po.regions = regions;
+    if (!run->dry_run && po.n_regions &&
+        !managed_region_offered(plan.region, po.regions, po.n_regions)) {
+        st = smfw_error_set(err, SMFW_ERR_CONFIG,
+                            "region %s is not one where SageMaker's benchmark capability is "
+                            "offered (backend.managed.regions; add it there if AWS now offers it)",
+                            plan.region);
+        goto done;
+    }
     long long now = (long long)time(NULL);
     unsigned rnd = random_suffix();
     const char *fixed = smfw_settings_get(mine, "job_name");
@@ -213,6 +226,7 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
         }
         note(&plan, "bucket", &e);
     }
+    if (!bucket_cfg) plan.bucket_is_default = 1;
     if (!plan.bucket[0])
         snprintf(plan.bucket, sizeof plan.bucket, "sagemaker-%s-%s",
                  plan.region[0] ? plan.region : "<region>",
@@ -263,10 +277,6 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
     }
 
     /* Pre-flight, then the billable part. */
-    const char *const *regions;
-    managed_preflight_opts po;
-    po.n_regions = smfw_settings_get_list(mine, "regions", &regions);
-    po.regions = regions;
     st = managed_preflight(client, &plan, &po, err);
     if (st != SMFW_OK) goto done;
     int uploaded = 0;

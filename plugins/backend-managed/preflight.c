@@ -90,7 +90,7 @@ static smfw_status check_endpoint(smfw_aws_client *c, const managed_plan *p, jso
     smfw_status st = managed_sagemaker_call(c, "DescribeEndpoint", req, desc, err);
     json_decref(req);
     if (st != SMFW_OK)
-        return smfw_error_prefix(err, "endpoint %s in %s cannot be described: ", p->endpoint,
+        return smfw_error_prefix(err, "endpoint %s in %s cannot be described", p->endpoint,
                                  p->region);
     const char *status = json_string_value(json_object_get(*desc, "EndpointStatus"));
     if (!status || strcmp(status, "InService") != 0) {
@@ -107,8 +107,8 @@ static smfw_status check_endpoint(smfw_aws_client *c, const managed_plan *p, jso
     st = managed_sagemaker_call(c, "DescribeInferenceComponent", req, &ic, err);
     json_decref(req);
     if (st != SMFW_OK)
-        return smfw_error_prefix(
-            err, "inference component %s cannot be described: ", p->inference_component);
+        return smfw_error_prefix(err, "inference component %s cannot be described",
+                                 p->inference_component);
     const char *ic_status = json_string_value(json_object_get(ic, "InferenceComponentStatus"));
     const char *ic_ep = json_string_value(json_object_get(ic, "EndpointName"));
     if (ic_ep && strcmp(ic_ep, p->endpoint) != 0)
@@ -144,7 +144,7 @@ static smfw_status check_role(smfw_aws_client *c, const managed_plan *p, smfw_er
                       p->role_arn);
         return SMFW_OK;
     }
-    if (st != SMFW_OK) return smfw_error_prefix(err, "cannot check role %s: ", p->role_arn);
+    if (st != SMFW_OK) return smfw_error_prefix(err, "cannot check role %s", p->role_arn);
     /* The AWS layer returns the ARN only; the trust policy check
      * (managed_trust_allows_sagemaker) runs once it also returns the document. */
     SMFW_LOG_DEBUG("managed", "role %s exists", arn);
@@ -224,14 +224,19 @@ smfw_status managed_preflight(smfw_aws_client *c, const managed_plan *p,
     smfw_status st = check_endpoint(c, p, &desc, err);
     if (st == SMFW_OK) st = check_role(c, p, err);
     if (st == SMFW_OK) {
-        st = smfw_aws_s3_head_bucket(c, p->bucket, NULL, err);
-        if (st == SMFW_ERR_NOT_FOUND)
+        st = smfw_aws_s3_head_bucket(c, p->bucket, p->bucket_is_default ? p->account : NULL, err);
+        if (st == SMFW_ERR_NOT_FOUND && p->bucket_is_default) {
+            /* As the SageMaker SDK does for its default bucket. */
+            SMFW_LOG_INFO("managed", "creating the default bucket %s", p->bucket);
+            st = smfw_aws_s3_create_bucket(c, p->bucket, err);
+            if (st != SMFW_OK) st = smfw_error_prefix(err, "cannot create bucket %s", p->bucket);
+        } else if (st == SMFW_ERR_NOT_FOUND)
             st = smfw_error_set(err, SMFW_ERR_CONFIG,
                                 "output bucket %s does not exist (set backend.managed.bucket or "
                                 "SAGEMAKER_BUCKET)",
                                 p->bucket);
         else if (st != SMFW_OK)
-            st = smfw_error_prefix(err, "output bucket %s cannot be used: ", p->bucket);
+            st = smfw_error_prefix(err, "output bucket %s cannot be used", p->bucket);
     }
     if (st == SMFW_OK) check_autoscaling(c, p, desc);
     json_decref(desc);

@@ -110,7 +110,7 @@ smfw_status managed_dataset_upload(smfw_aws_client *c, const char *bucket,
     }
     if (st != SMFW_OK && st != SMFW_ERR_NOT_FOUND) {
         *err = herr;
-        return smfw_error_prefix(err, "cannot check the staged dataset: ");
+        return smfw_error_prefix(err, "cannot check the staged dataset");
     }
     SMFW_LOG_INFO("managed", "uploading %s (%lld bytes) to s3://%s/%s", ds->name,
                   (long long)ds->size, bucket, ds->key);
