@@ -178,7 +178,7 @@ size_t rpt_run_header(const smfw_results *r, rpt_kv out[RPT_HEADER_MAX]) {
     line[0] = '\0';
     snprintf(tmp, sizeof tmp, "smfw %s", in->smfw_version ? in->smfw_version : smfw_version());
     rpt_cat(line, sizeof line, "", tmp);
-    if (in->aiperf_version) {
+    if (in->aiperf_version && strncmp(in->aiperf_version, "smfw-", 5) != 0) {
         snprintf(tmp, sizeof tmp, "AIPerf %s", in->aiperf_version);
         rpt_cat(line, sizeof line, ", ", tmp);
     }

@@ -126,6 +126,9 @@ static void html_chart_range(const html_chart *c, double *xmin, double *xmax, do
     if (!isfinite(*ymin)) *ymin = 0, *ymax = 1;
     if (c->x_from_zero && *xmin > 0) *xmin = 0;
     if (c->y_from_zero && *ymin > 0) *ymin = 0;
+    /* All zeros (no failed request): a 0..1 axis rather than one centred on 0. */
+    if (c->x_from_zero && *xmin == 0 && *xmax <= 0) *xmax = 1;
+    if (c->y_from_zero && *ymin == 0 && *ymax <= 0) *ymax = 1;
 }
 
 static void html_point_title(rpt_buf *b, const html_chart *c, const html_series *se, size_t i) {
