@@ -13,7 +13,7 @@ static void print_summary(const smfw_results *r, const char *dir) {
     const smfw_stats *s = r->stats;
     if (!s[SMFW_M_REQUEST_COUNT].present && !s[SMFW_M_ERROR_REQUEST_COUNT].present) return;
     fprintf(stdout, "\n%s\n", r->info.target ? r->info.target : "benchmark results");
-    fprintf(stdout, "  %-34s %12s %12s %12s %12s\n", "metric", "avg", "p50", "p90", "p99");
+    fprintf(stdout, "  %-52s %10s %10s %10s %10s\n", "metric", "avg", "p50", "p90", "p99");
     static const smfw_metric_id rows[] = {SMFW_M_TIME_TO_FIRST_TOKEN, SMFW_M_INTER_TOKEN_LATENCY,
                                           SMFW_M_REQUEST_LATENCY,
                                           SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER,
@@ -25,7 +25,7 @@ static void print_summary(const smfw_results *r, const char *dir) {
         const smfw_metric_info *mi = smfw_metric_get(rows[i]);
         char label[96];
         snprintf(label, sizeof label, "%s (%s)", mi->header, mi->display_unit);
-        fprintf(stdout, "  %-34s %12.2f %12.2f %12.2f %12.2f\n", label, x->avg, x->p[4], x->p[6],
+        fprintf(stdout, "  %-52s %10.2f %10.2f %10.2f %10.2f\n", label, x->avg, x->p[4], x->p[6],
                 x->p[8]);
     }
     static const smfw_metric_id singles[] = {SMFW_M_OUTPUT_TOKEN_THROUGHPUT,
@@ -37,7 +37,7 @@ static void print_summary(const smfw_results *r, const char *dir) {
         const smfw_metric_info *mi = smfw_metric_get(singles[i]);
         char label[96];
         snprintf(label, sizeof label, "%s (%s)", mi->header, mi->display_unit);
-        fprintf(stdout, "  %-34s %12.2f\n", label, x->avg);
+        fprintf(stdout, "  %-52s %10.2f\n", label, x->avg);
     }
     if (r->info.gate_tripped)
         fprintf(stdout, "  validity: FAILED - %s\n",
