@@ -253,7 +253,7 @@ char *smfw_compare_json(const smfw_compare_result *r, const char *base_label,
     json_t *notes = json_array();
     for (size_t i = 0; i < r->n_notes; i++) json_array_append_new(notes, json_string(r->notes[i]));
     json_object_set_new(root, "notes", notes);
-    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
     json_decref(root);
     return text;
 }

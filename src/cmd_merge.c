@@ -1,0 +1,176 @@
+/* cmd_merge.c - `smfw merge DIR... -o OUT`: one run's exact aggregates from several folders. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <smfw/log.h>
+#include <smfw/merge.h>
+
+#include "commands.h"
+
+extern const smfw_command smfw_command_merge;
+
+static const smfw_cli_option merge_options[] = {
+    {"allow-partial", no_argument, 0, NULL, "merge although some shards of I/N are missing"},
+    {"allow-mismatch", no_argument, 0, NULL,
+     "merge parts whose endpoint, workload, dataset or shard count differ"},
+    {"allow-incomplete", no_argument, 0, NULL,
+     "merge parts whose profile_export.jsonl holds fewer requests than their summary"},
+};
+
+static int merge_option(void *user, const char *name, const char *value) {
+    (void)value;
+    smfw_merge_options *o = user;
+    if (strcmp(name, "allow-partial") == 0)
+        o->allow_partial = 1;
+    else if (strcmp(name, "allow-mismatch") == 0)
+        o->allow_mismatch = 1;
+    else if (strcmp(name, "allow-incomplete") == 0)
+        o->allow_incomplete = 1;
+    return 0;
+}
+
+/* run.goodput ("tag:value" items) as SLOs for the recomputation. */
+static int parse_goodput(const smfw_config *cfg, smfw_goodput_slo **out, size_t *n) {
+    const char *const *items;
+    size_t k = smfw_settings_get_list(smfw_config_section(cfg, "run"), "goodput", &items);
+    *out = NULL;
+    *n = 0;
+    if (!k) return 0;
+    smfw_goodput_slo *slos = calloc(k, sizeof *slos);
+    if (!slos) return -1;
+    for (size_t i = 0; i < k; i++) {
+        const char *colon = strrchr(items[i], ':');
+        char tag[128];
+        char *end = NULL;
+        if (!colon || (size_t)(colon - items[i]) >= sizeof tag) goto bad;
+        memcpy(tag, items[i], (size_t)(colon - items[i]));
+        tag[colon - items[i]] = '\0';
+        int id = smfw_metric_find(tag);
+        double v = strtod(colon + 1, &end);
+        if (id < 0 || id >= SMFW_M_RECORD_COUNT_ || end == colon + 1 || *end) goto bad;
+        slos[i].metric = (smfw_metric_id)id;
+        slos[i].threshold = v;
+        continue;
+    bad:
+        smfw_log(SMFW_LOG_ERROR, NULL,
+                 "--goodput \"%s\": expected per-request-metric:value, e.g. "
+                 "time_to_first_token:500",
+                 items[i]);
+        free(slos);
+        return -1;
+    }
+    *out = slos;
+    *n = k;
+    return 0;
+}
+
+static int merge_main(int argc, char **argv) {
+    smfw_merge_options o;
+    memset(&o, 0, sizeof o);
+    smfw_cli cli;
+    int rc =
+        smfw_cli_setup(&smfw_command_merge, argc, argv, merge_options,
+                       sizeof merge_options / sizeof merge_options[0], merge_option, &o, 1, &cli);
+    if (rc >= 0) {
+        smfw_cli_cleanup(&cli);
+        return rc;
+    }
+    const smfw_settings *prog = smfw_config_section(cli.cfg, "smfw");
+    const char *out_arg = smfw_settings_get(prog, "output");
+    if (cli.n_positional < 1 || !out_arg || !*out_arg) {
+        smfw_log(SMFW_LOG_ERROR, NULL,
+                 "smfw merge wants one or more result folders and -o OUT (see `smfw merge "
+                 "--help`)");
+        smfw_cli_cleanup(&cli);
+        return 1;
+    }
+    size_t n = (size_t)cli.n_positional;
+    smfw_results **parts = calloc(n, sizeof *parts);
+    smfw_goodput_slo *slos = NULL;
+    size_t n_slos = 0;
+    smfw_results *merged = NULL;
+    char *out_dir = NULL;
+    smfw_error err;
+    smfw_error_clear(&err);
+    rc = 1;
+    if (!parts || parse_goodput(cli.cfg, &slos, &n_slos) != 0) goto done;
+    int had_goodput = 0;
+    for (size_t i = 0; i < n; i++) {
+        parts[i] = smfw_results_new();
+        if (!parts[i] || smfw_results_load_dir(parts[i], cli.positional[i], &err) != SMFW_OK) {
+            smfw_log(SMFW_LOG_ERROR, NULL, "%s", parts[i] ? err.message : "out of memory");
+            goto done;
+        }
+        if (parts[i]->stats[SMFW_M_GOODPUT].present) had_goodput = 1;
+    }
+    if (had_goodput && !n_slos)
+        SMFW_LOG_WARN(NULL, "the parts report goodput; give the same --goodput SLOs to recompute "
+                            "it for the merged run");
+    if (smfw_output_dir_create(NULL, NULL, out_arg, &out_dir, &err) != SMFW_OK) {
+        rc = smfw_cli_fail(&err);
+        goto done;
+    }
+    char jsonl[4200], name[256];
+    snprintf(jsonl, sizeof jsonl, "%s/profile_export.jsonl", out_dir);
+    const char *base = strrchr(out_dir, '/');
+    snprintf(name, sizeof name, "%s", base && base[1] ? base + 1 : out_dir);
+    o.jsonl_path = jsonl;
+    o.run_name = name;
+    o.slos = slos;
+    o.n_slos = n_slos;
+    smfw_merge_report rep;
+    if (smfw_results_merge((const smfw_results *const *)parts, (const char *const *)cli.positional,
+                           n, &o, &merged, &rep, &err) != SMFW_OK) {
+        rc = smfw_cli_fail(&err);
+        remove(jsonl);
+        remove(out_dir); /* only succeeds when the folder is still empty */
+        goto done;
+    }
+    smfw_results_set_string(&merged->info.source_dir, out_dir);
+    if (smfw_reporters_run(cli.reg, cli.cfg, NULL, 0, merged, out_dir, &err) != SMFW_OK) {
+        rc = smfw_cli_fail(&err);
+        goto done;
+    }
+    if (cli.verbosity >= 0) {
+        fprintf(stdout, "%s\n", rep.description);
+        const smfw_stats *s = merged->stats;
+        if (s[SMFW_M_OUTPUT_TOKEN_THROUGHPUT].present)
+            fprintf(stdout, "  output token throughput  %.2f tokens/sec\n",
+                    s[SMFW_M_OUTPUT_TOKEN_THROUGHPUT].avg);
+        if (s[SMFW_M_REQUEST_THROUGHPUT].present)
+            fprintf(stdout, "  request throughput       %.2f requests/sec\n",
+                    s[SMFW_M_REQUEST_THROUGHPUT].avg);
+        if (s[SMFW_M_TIME_TO_FIRST_TOKEN].present)
+            fprintf(stdout, "  TTFT p50 / p95           %.2f / %.2f ms\n",
+                    s[SMFW_M_TIME_TO_FIRST_TOKEN].p[4], s[SMFW_M_TIME_TO_FIRST_TOKEN].p[7]);
+        if (s[SMFW_M_REQUEST_LATENCY].present)
+            fprintf(stdout, "  request latency p50 / p95 %.2f / %.2f ms\n",
+                    s[SMFW_M_REQUEST_LATENCY].p[4], s[SMFW_M_REQUEST_LATENCY].p[7]);
+        fprintf(stdout, "  results: %s\n", out_dir);
+    }
+    rc = 0;
+done:
+    smfw_results_free(merged);
+    if (parts)
+        for (size_t i = 0; i < n; i++) smfw_results_free(parts[i]);
+    free(parts);
+    free(slos);
+    free(out_dir);
+    smfw_cli_cleanup(&cli);
+    return rc;
+}
+
+const smfw_command smfw_command_merge = {
+    "merge", "one run's exact aggregates from the records of several result folders (shards)",
+    "Usage: smfw merge DIR... -o OUT [--allow-partial] [--allow-mismatch] [--allow-incomplete]\n"
+    "                  [--goodput TAG:VALUE] [--report LIST]\n\n"
+    "Recomputes every AIPerf metric and percentile from the per-request records\n"
+    "(profile_export.jsonl) of the given folders: the shards of one test driven from several\n"
+    "processes or machines (`smfw run --shard I/N`), or a managed bundle plus its re-analysis.\n"
+    "Checks that the parts belong to one run (same target, workload and dataset; shards of\n"
+    "one N, none twice, none missing) and that each folder's records cover its summary;\n"
+    "a request present twice (same x_request_id) is counted once. Writes a new result folder\n"
+    "OUT (records and reports) that `smfw results`, `compare` and `merge` read like any run.\n"
+    "Merging a single folder recomputes that folder's own aggregates. See docs/scaling.md.",
+    merge_main};

@@ -1,0 +1,682 @@
+/*
+ * cmd_sweep.c - `smfw sweep`: one benchmark per concurrency (or request-rate)
+ * level, then the table, the knee, the cost per million output tokens and
+ * the autoscaling target. Also reads saved sweeps (--from) and sets several
+ * side by side (--compare-instance).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <smfw/capacity.h>
+#include <smfw/cloudwatch.h>
+#include <smfw/log.h>
+
+#include "commands.h"
+
+extern const smfw_command smfw_command_sweep;
+
+typedef struct sweep_args {
+    char *levels; /* --concurrency list */
+    char *rates;  /* --request-rate list */
+    smfw_slo *slos;
+    size_t n_slos;
+    double knee_gain, headroom, duty_cycle, price_per_hour;
+    const char *instance_type, *prices_file, *from, *variant;
+    char **compare;
+    size_t n_compare;
+    long initial_warmup;
+    int cloudwatch;
+    double cloudwatch_wait_s;
+    int bad;
+} sweep_args;
+
+static const smfw_cli_option sweep_options[] = {
+    {"concurrency", required_argument, 0, "LIST", "concurrency levels, e.g. 1,2,4,8,16,32,64"},
+    {"request-rate", required_argument, 0, "LIST",
+     "request-rate levels (requests/s) instead of concurrency, e.g. 1,2,4,8"},
+    {"slo", required_argument, 0, "LIST",
+     "SLOs, e.g. ttft_p95=2000ms,e2e_p95=30s,error_rate=1% (repeatable): marks the highest level "
+     "meeting all"},
+    {"knee-threshold", required_argument, 0, "PCT",
+     "throughput gain per doubling of load below which the curve has bent (default 10%)"},
+    {"instance-type", required_argument, 0, "TYPE",
+     "SageMaker instance type for the price, e.g. ml.g5.2xlarge (price from the price table)"},
+    {"price-per-hour", required_argument, 0, "USD",
+     "instance price in USD per hour (beats the table)"},
+    {"prices", required_argument, 0, "FILE", "price table to use instead of conf/prices.conf"},
+    {"duty-cycle", required_argument, 0, "F",
+     "share of time the instance is really busy, (0, 1] (default 1): cost / duty cycle"},
+    {"headroom", required_argument, 0, "PCT",
+     "autoscaling target this far below the measured limit (default 10%)"},
+    {"initial-warmup", required_argument, 0, "N",
+     "throwaway requests before the first level (default 4; each level also warms up with one "
+     "round of its own concurrency unless --warmup-request-count is given)"},
+    {"from", required_argument, 0, "DIR", "analyse a saved sweep folder instead of running"},
+    {"compare-instance", required_argument, 0, "DIR[=TYPE]",
+     "saved sweeps to set side by side (repeatable; =TYPE names the instance when sweep.json "
+     "does not)"},
+    {"cloudwatch", no_argument, 0, NULL,
+     "after the sweep, read SageMaker's CloudWatch metrics over its window (cloudwatch.md)"},
+    {"cloudwatch-wait", required_argument, 0, "TIME",
+     "wait this long before reading CloudWatch (it publishes 1-3 minutes late; default 0)"},
+    {"variant", required_argument, 0, "NAME", "production variant for CloudWatch (AllTraffic)"},
+};
+
+static int parse_fraction_pct(const char *text, double *out) {
+    char *end = NULL;
+    double v = strtod(text, &end);
+    if (end == text || !isfinite(v) || v < 0) return -1;
+    while (*end == ' ') end++;
+    if (*end == '%') {
+        v /= 100.0;
+        end++;
+    } else if (v > 1.0) {
+        v /= 100.0; /* "10" means 10% */
+    }
+    if (*end) return -1;
+    *out = v;
+    return 0;
+}
+
+static int sweep_option(void *user, const char *name, const char *value) {
+    sweep_args *a = user;
+    smfw_error err;
+    char *end = NULL;
+    if (strcmp(name, "concurrency") == 0 || strcmp(name, "request-rate") == 0) {
+        char **dst = name[0] == 'c' ? &a->levels : &a->rates;
+        size_t n = (*dst ? strlen(*dst) + 1 : 0) + strlen(value) + 1;
+        char *joined = malloc(n);
+        if (!joined) return 1;
+        snprintf(joined, n, "%s%s%s", *dst ? *dst : "", *dst ? "," : "", value);
+        free(*dst);
+        *dst = joined;
+    } else if (strcmp(name, "slo") == 0) {
+        if (smfw_slo_parse_list(value, &a->slos, &a->n_slos, &err) != SMFW_OK) {
+            smfw_log(SMFW_LOG_ERROR, NULL, "--slo: %s", err.message);
+            return 1;
+        }
+    } else if (strcmp(name, "knee-threshold") == 0 || strcmp(name, "headroom") == 0) {
+        double v;
+        if (parse_fraction_pct(value, &v) != 0 || v >= 1.0 || (name[0] == 'k' && v <= 0)) {
+            smfw_log(SMFW_LOG_ERROR, NULL, "--%s wants a percentage such as 10%%, not \"%s\"", name,
+                     value);
+            return 1;
+        }
+        if (name[0] == 'k')
+            a->knee_gain = v;
+        else
+            a->headroom = v > 0 ? v : -1; /* -1: explicitly none */
+    } else if (strcmp(name, "instance-type") == 0) {
+        a->instance_type = value;
+    } else if (strcmp(name, "price-per-hour") == 0) {
+        a->price_per_hour = strtod(value, &end);
+        if (end == value || *end || !(a->price_per_hour > 0) || !isfinite(a->price_per_hour)) {
+            smfw_log(SMFW_LOG_ERROR, NULL, "--price-per-hour wants USD per hour, not \"%s\"",
+                     value);
+            return 1;
+        }
+    } else if (strcmp(name, "prices") == 0) {
+        a->prices_file = value;
+    } else if (strcmp(name, "duty-cycle") == 0) {
+        a->duty_cycle = strtod(value, &end);
+        if (end == value || *end || !(a->duty_cycle > 0) || a->duty_cycle > 1) {
+            smfw_log(SMFW_LOG_ERROR, NULL, "--duty-cycle wants a fraction in (0, 1], not \"%s\"",
+                     value);
+            return 1;
+        }
+    } else if (strcmp(name, "initial-warmup") == 0) {
+        a->initial_warmup = strtol(value, &end, 10);
+        if (end == value || *end || a->initial_warmup < 0) {
+            smfw_log(SMFW_LOG_ERROR, NULL, "--initial-warmup wants a count, not \"%s\"", value);
+            return 1;
+        }
+    } else if (strcmp(name, "from") == 0) {
+        a->from = value;
+    } else if (strcmp(name, "compare-instance") == 0) {
+        char **g = realloc(a->compare, (a->n_compare + 1) * sizeof *g);
+        if (!g) return 1;
+        a->compare = g;
+        a->compare[a->n_compare++] = (char *)value;
+    } else if (strcmp(name, "cloudwatch") == 0) {
+        a->cloudwatch = 1;
+    } else if (strcmp(name, "cloudwatch-wait") == 0) {
+        if (smfw_parse_duration(value, &a->cloudwatch_wait_s) != 0) {
+            smfw_log(SMFW_LOG_ERROR, NULL, "--cloudwatch-wait wants a duration such as 3m");
+            return 1;
+        }
+    } else if (strcmp(name, "variant") == 0) {
+        a->variant = value;
+    }
+    return 0;
+}
+
+/* Price from --price-per-hour, else --instance-type in the table (--prices or bundled). */
+static int resolve_price(const sweep_args *a, const smfw_config *cfg, const char *instance_type,
+                         double *usd, char *source, size_t source_size) {
+    *usd = 0;
+    source[0] = '\0';
+    if (a->price_per_hour > 0) {
+        *usd = a->price_per_hour;
+        snprintf(source, source_size, "--price-per-hour");
+        return 0;
+    }
+    if (!instance_type) return 0;
+    char path[4096];
+    if (a->prices_file)
+        snprintf(path, sizeof path, "%s", a->prices_file);
+    else
+        smfw_price_table_default_path(path, sizeof path);
+    smfw_price_table *t = NULL;
+    smfw_error err;
+    if (smfw_price_table_load(path, &t, &err) != SMFW_OK) {
+        smfw_log(SMFW_LOG_ERROR, NULL, "%s", err.message);
+        return -1;
+    }
+    const char *region = smfw_settings_get(smfw_config_section(cfg, "aws"), "region");
+    if (!region) region = getenv("AWS_REGION");
+    if (!region) region = getenv("AWS_DEFAULT_REGION");
+    if (smfw_price_table_lookup(t, instance_type, region, usd, &err) != SMFW_OK) {
+        smfw_log(SMFW_LOG_ERROR, NULL, "%s", err.message);
+        smfw_price_table_free(t);
+        return -1;
+    }
+    snprintf(source, source_size, "%s, list price as of %s", path,
+             smfw_price_table_as_of(t) ? smfw_price_table_as_of(t) : "an unstated date");
+    smfw_price_table_free(t);
+    return 0;
+}
+
+static void fill_options(const sweep_args *a, const smfw_sweep *s, smfw_sweep_options *o) {
+    memset(o, 0, sizeof *o);
+    o->knee_gain = a->knee_gain;
+    o->slos = a->slos;
+    o->n_slos = a->n_slos;
+    o->usd_per_hour = s->usd_per_hour;
+    o->duty_cycle = s->duty_cycle > 0 ? s->duty_cycle : 1.0;
+    o->headroom = a->headroom;
+    o->load_is_rate = s->mode && strcmp(s->mode, "request_rate") == 0;
+    if (s->n && s->results[0]) o->max_error_rate = s->results[0]->info.max_error_rate;
+}
+
+static int analyse_and_report(const sweep_args *a, smfw_sweep *s, const char *write_dir,
+                              int quiet) {
+    smfw_sweep_options o;
+    fill_options(a, s, &o);
+    smfw_sweep_analysis an;
+    smfw_error err;
+    /* The analysis sorts points; keep results aligned by sorting both up front. */
+    for (size_t i = 1; i < s->n; i++)
+        for (size_t j = i; j > 0 && s->points[j].load < s->points[j - 1].load; j--) {
+            smfw_sweep_point tp = s->points[j];
+            s->points[j] = s->points[j - 1];
+            s->points[j - 1] = tp;
+            smfw_results *tr = s->results[j];
+            s->results[j] = s->results[j - 1];
+            s->results[j - 1] = tr;
+        }
+    if (smfw_sweep_analyze(s->points, s->n, &o, &an, &err) != SMFW_OK) return smfw_cli_fail(&err);
+    if (!quiet) {
+        char *md = smfw_sweep_markdown(s, &o, &an);
+        if (md) fputs(md, stdout);
+        free(md);
+    }
+    if (write_dir && smfw_sweep_write_reports(s, &o, &an, write_dir, &err) != SMFW_OK)
+        return smfw_cli_fail(&err);
+    if (write_dir && !quiet) fprintf(stdout, "\nReports: %s/sweep.{md,csv,json,html}\n", write_dir);
+    return 0;
+}
+
+/* --compare-instance: several saved sweeps side by side, cheapest first. */
+static int compare_instances(const sweep_args *a, const smfw_config *cfg) {
+    typedef struct row {
+        smfw_sweep *s;
+        smfw_sweep_analysis an;
+    } row;
+    row *rows = calloc(a->n_compare, sizeof *rows);
+    if (!rows) return 1;
+    int rc = 0;
+    for (size_t i = 0; i < a->n_compare && rc == 0; i++) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", a->compare[i]);
+        char *eq = strrchr(dir, '=');
+        if (eq) *eq = '\0';
+        smfw_error err;
+        if (smfw_sweep_load_dir(dir, &rows[i].s, &err) != SMFW_OK) {
+            rc = smfw_cli_fail(&err);
+            break;
+        }
+        smfw_sweep *s = rows[i].s;
+        if (eq) {
+            free(s->instance_type);
+            s->instance_type = strdup(eq + 1);
+        }
+        if (a->duty_cycle > 0) s->duty_cycle = a->duty_cycle;
+        if (!(s->usd_per_hour > 0) || eq) {
+            char src[512];
+            sweep_args one = *a;
+            one.price_per_hour = 0; /* one price for several instances makes no sense */
+            if (resolve_price(&one, cfg, s->instance_type, &s->usd_per_hour, src, sizeof src))
+                rc = 1;
+        }
+        smfw_sweep_options o;
+        fill_options(a, s, &o);
+        if (rc == 0 && smfw_sweep_analyze(s->points, s->n, &o, &rows[i].an, &err) != SMFW_OK)
+            rc = smfw_cli_fail(&err);
+        /* results no longer parallel to points after sorting: only points are used below */
+    }
+    if (rc == 0) {
+        /* cheapest operating point first; unknown costs last */
+        for (size_t i = 1; i < a->n_compare; i++)
+            for (size_t j = i; j > 0; j--) {
+                double x = rows[j].an.cost_at_operating, y = rows[j - 1].an.cost_at_operating;
+                if (!(isnan(y) && !isnan(x)) && !(x < y)) break;
+                row t = rows[j];
+                rows[j] = rows[j - 1];
+                rows[j - 1] = t;
+            }
+        fprintf(stdout, "| Instance | $/hour | Knee | Operating point | Output tokens/s | TTFT "
+                        "p95 (ms) | $/1M output tokens | Invocations/instance target | Sweep |\n"
+                        "|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        for (size_t i = 0; i < a->n_compare; i++) {
+            const smfw_sweep *s = rows[i].s;
+            const smfw_sweep_analysis *an = &rows[i].an;
+            char knee[32] = "-", op[32] = "-", tps[32] = "-", ttft[32] = "-", cost[32] = "-",
+                 target[32] = "-", price[32] = "-";
+            if (an->knee >= 0) snprintf(knee, sizeof knee, "%g", s->points[an->knee].load);
+            if (an->operating >= 0) {
+                const smfw_sweep_point *p = &s->points[an->operating];
+                snprintf(op, sizeof op, "%g", p->load);
+                snprintf(tps, sizeof tps, "%.1f", p->output_tps);
+                if (!isnan(p->ttft_p95_ms)) snprintf(ttft, sizeof ttft, "%.1f", p->ttft_p95_ms);
+            }
+            if (!isnan(an->cost_at_operating))
+                snprintf(cost, sizeof cost, "%.3f", an->cost_at_operating);
+            if (an->autoscaling.valid)
+                snprintf(target, sizeof target, "%.0f", an->autoscaling.target);
+            if (s->usd_per_hour > 0) snprintf(price, sizeof price, "%.4g", s->usd_per_hour);
+            fprintf(stdout, "| %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n",
+                    s->instance_type ? s->instance_type : "?", price, knee, op, tps, ttft, cost,
+                    target, s->dir);
+        }
+        fprintf(stdout, "\nCosts at each sweep's operating point (the knee, or the highest level "
+                        "within the SLOs), duty cycle as recorded or given.\n");
+    }
+    for (size_t i = 0; i < a->n_compare; i++) smfw_sweep_free(rows[i].s);
+    free(rows);
+    return rc;
+}
+
+static smfw_status set_env(smfw_config *cfg, const char *section, const char *key,
+                           const char *value, smfw_error *err) {
+    /* Environment precedence: above the config file, below flags. The sweep's own options
+     * shadow the flags it drives (--concurrency, --request-rate), so this replaces cleanly. */
+    return smfw_config_set(cfg, section, key, value, SMFW_SOURCE_ENV, "smfw sweep (level)", 0, err);
+}
+
+static smfw_status client_from_config(const smfw_config *cfg, smfw_aws_client **out,
+                                      smfw_error *err) {
+    const smfw_settings *aws = smfw_config_section(cfg, "aws");
+    smfw_aws_options o;
+    memset(&o, 0, sizeof o);
+    o.region = smfw_settings_get(aws, "region");
+    o.profile = smfw_settings_get(aws, "profile");
+    o.endpoint_url = smfw_settings_get(aws, "endpoint_url");
+    o.ca_bundle = smfw_settings_get(aws, "ca_bundle");
+    o.max_attempts = (int)smfw_settings_get_int(aws, "max_attempts", 3);
+    return smfw_aws_client_new(&o, out, err);
+}
+
+static void sweep_cloudwatch(const sweep_args *a, const smfw_config *cfg, const char *dir,
+                             int64_t start_ns, int64_t end_ns, int64_t sent, int quiet) {
+    const smfw_settings *run = smfw_config_section(cfg, "run");
+    const char *endpoint = smfw_settings_get(run, "endpoint");
+    if (!endpoint || strcmp(endpoint, "mock") == 0) {
+        SMFW_LOG_WARN(NULL, "--cloudwatch needs a SageMaker endpoint (--endpoint NAME; for "
+                            "smfw-mock start it yourself and pass --endpoint-url)");
+        return;
+    }
+    if (a->cloudwatch_wait_s > 0) {
+        SMFW_LOG_INFO(NULL, "waiting %.0f s for CloudWatch to publish the sweep's minutes",
+                      a->cloudwatch_wait_s);
+        sleep((unsigned)ceil(a->cloudwatch_wait_s));
+    }
+    smfw_aws_client *client = NULL;
+    smfw_cw_report *rep = NULL;
+    smfw_error err;
+    smfw_cw_query q;
+    memset(&q, 0, sizeof q);
+    q.endpoint = endpoint;
+    q.variant = a->variant;
+    q.inference_component = smfw_settings_get(run, "inference_component");
+    q.start_s = start_ns / 1000000000LL;
+    q.end_s = (end_ns + 999999999LL) / 1000000000LL;
+    if (client_from_config(cfg, &client, &err) != SMFW_OK ||
+        smfw_cloudwatch_fetch(client, &q, &rep, &err) != SMFW_OK) {
+        SMFW_LOG_WARN(NULL, "CloudWatch: %s", err.message);
+        smfw_aws_client_free(client);
+        return;
+    }
+    smfw_cloudwatch_interpret(rep, NULL, sent);
+    char *md = smfw_cloudwatch_markdown(rep), *js = smfw_cloudwatch_json(rep);
+    char path[4200];
+    FILE *fp;
+    snprintf(path, sizeof path, "%s/cloudwatch.md", dir);
+    if (md && (fp = fopen(path, "w"))) {
+        fputs(md, fp);
+        fclose(fp);
+    }
+    snprintf(path, sizeof path, "%s/cloudwatch.json", dir);
+    if (js && (fp = fopen(path, "w"))) {
+        fputs(js, fp);
+        fclose(fp);
+    }
+    if (!quiet && md) fprintf(stdout, "\n%s", md);
+    free(md);
+    free(js);
+    smfw_cw_report_free(rep);
+    smfw_aws_client_free(client);
+}
+
+static int run_sweep(sweep_args *a, smfw_cli *cli) {
+    smfw_config *cfg = cli->cfg;
+    const smfw_settings *prog = smfw_config_section(cfg, "smfw");
+    const smfw_settings *run = smfw_config_section(cfg, "run");
+    int is_rate = a->rates != NULL;
+    const char *list = is_rate ? a->rates : a->levels;
+    char *from_config = NULL;
+    if (!list) {
+        const char *const *items;
+        size_t k = smfw_settings_get_list(run, "concurrency", &items);
+        if (k > 1) {
+            size_t n = 0;
+            for (size_t i = 0; i < k; i++) n += strlen(items[i]) + 1;
+            from_config = calloc(n + 1, 1);
+            for (size_t i = 0; from_config && i < k; i++) {
+                if (i) strcat(from_config, ",");
+                strcat(from_config, items[i]);
+            }
+            list = from_config;
+        }
+    }
+    if (!list) {
+        smfw_log(SMFW_LOG_ERROR, NULL,
+                 "smfw sweep needs levels: --concurrency 1,2,4,8,16,32,64 or --request-rate "
+                 "1,2,4 (or --from DIR for a saved sweep)");
+        return 1;
+    }
+    if (a->levels && a->rates) {
+        smfw_log(SMFW_LOG_ERROR, NULL, "give --concurrency or --request-rate levels, not both");
+        free(from_config);
+        return 1;
+    }
+    /* Parse and check the levels. */
+    double levels[256];
+    size_t n = 0;
+    char *copy = strdup(list), *save = NULL;
+    int bad = !copy;
+    for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && !bad;
+         t = strtok_r(NULL, ",", &save)) {
+        char *end = NULL;
+        double v = strtod(t, &end);
+        while (end && *end == ' ') end++;
+        if (end == t || *end || !(v > 0) || !isfinite(v) || n == 256 ||
+            (!is_rate && v != floor(v))) {
+            smfw_log(SMFW_LOG_ERROR, NULL, "sweep level \"%s\" is not a positive %s", t,
+                     is_rate ? "rate" : "integer concurrency");
+            bad = 1;
+        } else {
+            for (size_t i = 0; i < n; i++)
+                if (levels[i] == v) {
+                    smfw_log(SMFW_LOG_ERROR, NULL, "sweep level %g is listed twice", v);
+                    bad = 1;
+                }
+            levels[n++] = v;
+        }
+    }
+    free(copy);
+    free(from_config);
+    if (bad) return 1;
+    /* Sweep folder. */
+    char sweep_name[256];
+    {
+        const char *target = smfw_settings_get(run, "endpoint");
+        if (!target) target = smfw_settings_get(run, "url") ? "url" : "run";
+        time_t now = time(NULL);
+        struct tm tm;
+        gmtime_r(&now, &tm);
+        char ts[32];
+        strftime(ts, sizeof ts, "%Y%m%dT%H%M%SZ", &tm);
+        snprintf(sweep_name, sizeof sweep_name, "sweep-%s-%s", target, ts);
+        for (char *p = sweep_name; *p; p++)
+            if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                  (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.'))
+                *p = '-';
+    }
+    char *sweep_dir = NULL;
+    smfw_error err;
+    smfw_error_clear(&err);
+    if (smfw_output_dir_create(smfw_settings_get(prog, "results_dir"), sweep_name,
+                               smfw_settings_get(prog, "output"), &sweep_dir, &err) != SMFW_OK)
+        return smfw_cli_fail(&err);
+    const char *backend = smfw_settings_get(prog, "backend");
+    int managed = backend && strcmp(backend, "managed") == 0;
+    smfw_sweep *s = calloc(1, sizeof *s);
+    if (!s || !(s->results = calloc(n, sizeof *s->results)) ||
+        !(s->points = calloc(n, sizeof *s->points))) {
+        free(s ? s->results : NULL);
+        free(s);
+        free(sweep_dir);
+        smfw_log(SMFW_LOG_ERROR, NULL, "out of memory");
+        return 1;
+    }
+    s->dir = strdup(sweep_dir);
+    s->mode = strdup(is_rate ? "request_rate" : "concurrency");
+    s->instance_type = a->instance_type ? strdup(a->instance_type) : NULL;
+    s->duty_cycle = a->duty_cycle > 0 ? a->duty_cycle : 1.0;
+    char price_src[512];
+    int rc = resolve_price(a, cfg, a->instance_type, &s->usd_per_hour, price_src, sizeof price_src);
+    if (rc != 0) goto out;
+    if (s->usd_per_hour > 0 && cli->verbosity >= 0)
+        fprintf(stdout, "Price: $%.4g per instance-hour (%s)\n", s->usd_per_hour, price_src);
+
+    smfw_cli_progress_setup(cfg, cli->verbosity);
+    smfw_run_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.size = sizeof opts;
+    opts.cancel = smfw_cli_install_cancel_handler();
+    opts.progress = smfw_cli_progress;
+    int64_t t_start = smfw_now_wall_ns(), sent = 0;
+    int user_warmup =
+        smfw_settings_source(run, "warmup_request_count", NULL, NULL) != SMFW_SOURCE_DEFAULT;
+    long user_warmup_n = (long)smfw_settings_get_int(run, "warmup_request_count", 0);
+    if (managed) {
+        /* One job with the whole concurrency list; the bundle holds concurrency_<N>/ folders. */
+        if (is_rate) {
+            smfw_log(SMFW_LOG_ERROR, NULL,
+                     "the managed backend sweeps concurrency lists only; use --concurrency");
+            rc = 1;
+            goto out;
+        }
+        if (set_env(cfg, "run", "concurrency", list, &err) != SMFW_OK) {
+            rc = smfw_cli_fail(&err);
+            goto out;
+        }
+        smfw_results *r = NULL;
+        char *dir = NULL;
+        opts.output_dir = sweep_dir;
+        smfw_status st = smfw_run_execute(cli->reg, cfg, &opts, &r, &dir, &err);
+        smfw_cli_progress_end();
+        smfw_results_free(r);
+        free(dir);
+        if (st != SMFW_OK && st != SMFW_ERR_VALIDITY) {
+            rc = smfw_cli_fail(&err);
+            goto out;
+        }
+        if (!smfw_settings_get_bool(prog, "launch", 0)) {
+            rc = 0; /* dry run: the backend printed its plan */
+            goto out;
+        }
+        smfw_sweep *loaded = NULL;
+        if (smfw_sweep_load_dir(sweep_dir, &loaded, &err) != SMFW_OK) {
+            rc = smfw_cli_fail(&err);
+            goto out;
+        }
+        free(loaded->instance_type);
+        loaded->instance_type = s->instance_type ? strdup(s->instance_type) : NULL;
+        loaded->usd_per_hour = s->usd_per_hour;
+        loaded->duty_cycle = s->duty_cycle;
+        smfw_sweep_free(s);
+        s = loaded;
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            char value[64], sub[4300], rn[400], wu[32];
+            snprintf(value, sizeof value, "%.*g", is_rate ? 10 : 15, levels[i]);
+            snprintf(sub, sizeof sub, "%s/%s_%s", sweep_dir,
+                     is_rate ? "request_rate" : "concurrency", value);
+            snprintf(rn, sizeof rn, "%s-%s_%s", sweep_name,
+                     is_rate ? "request_rate" : "concurrency", value);
+            /* Warm-up: one round of the level's load refills the batch at the new level; the
+             * first level also pays for graph capture and cache warm-up. */
+            long warm = user_warmup ? user_warmup_n : (long)ceil(levels[i]);
+            if (i == 0) warm += a->initial_warmup;
+            snprintf(wu, sizeof wu, "%ld", warm);
+            if (set_env(cfg, "run", is_rate ? "request_rate" : "concurrency", value, &err) !=
+                    SMFW_OK ||
+                set_env(cfg, "run", "warmup_request_count", wu, &err) != SMFW_OK ||
+                set_env(cfg, "smfw", "run_name", rn, &err) != SMFW_OK) {
+                rc = smfw_cli_fail(&err);
+                goto out;
+            }
+            if (cli->verbosity >= 0)
+                fprintf(stdout, "== %s %s (%ld warm-up requests) -> %s\n",
+                        is_rate ? "request rate" : "concurrency", value, warm, sub);
+            fflush(stdout);
+            opts.output_dir = sub;
+            smfw_results *r = NULL;
+            char *dir = NULL;
+            smfw_status st = smfw_run_execute(cli->reg, cfg, &opts, &r, &dir, &err);
+            smfw_cli_progress_end();
+            free(dir);
+            int have = r && (r->stats[SMFW_M_REQUEST_COUNT].present ||
+                             r->stats[SMFW_M_ERROR_REQUEST_COUNT].present);
+            if (have) {
+                smfw_results_set_string(&r->info.source_dir, sub);
+                s->results[s->n] = r;
+                smfw_sweep_point_from_results(r, levels[i], &s->points[s->n]);
+                s->n++;
+                sent += (int64_t)r->n_records + warm;
+                if (cli->verbosity >= 0)
+                    fprintf(stdout,
+                            "   %.1f output tokens/s, %.3g requests/s, TTFT p95 %.1f ms, "
+                            "%llu errors%s\n",
+                            s->points[s->n - 1].output_tps, s->points[s->n - 1].request_tps,
+                            s->points[s->n - 1].ttft_p95_ms,
+                            (unsigned long long)s->points[s->n - 1].errors,
+                            st == SMFW_ERR_VALIDITY ? " (validity gate tripped)" : "");
+            } else {
+                smfw_results_free(r);
+            }
+            if (st == SMFW_ERR_CANCELLED) {
+                SMFW_LOG_WARN(NULL, "sweep interrupted; analysing the %zu finished levels", s->n);
+                rc = 130;
+                break;
+            }
+            if (st != SMFW_OK && st != SMFW_ERR_VALIDITY) {
+                if (!have) {
+                    /* Nothing measured at this level: a setup or connection problem. */
+                    rc = smfw_cli_fail(&err);
+                    if (!s->n) goto out;
+                    break;
+                }
+                SMFW_LOG_WARN(NULL, "level %s: %s", value, err.message);
+            }
+        }
+    }
+    if (!s->n) {
+        smfw_log(SMFW_LOG_ERROR, NULL, "no level produced results");
+        rc = rc ? rc : 1;
+        goto out;
+    }
+    if (cli->verbosity >= 0) fputc('\n', stdout);
+    {
+        int arc = analyse_and_report(a, s, sweep_dir, cli->verbosity < 0);
+        if (arc && !rc) rc = arc;
+    }
+    if (a->cloudwatch)
+        sweep_cloudwatch(a, cfg, sweep_dir, t_start, smfw_now_wall_ns(), managed ? -1 : sent,
+                         cli->verbosity < 0);
+out:
+    smfw_sweep_free(s);
+    free(sweep_dir);
+    return rc;
+}
+
+static int sweep_main(int argc, char **argv) {
+    sweep_args a;
+    memset(&a, 0, sizeof a);
+    a.initial_warmup = 4;
+    smfw_cli cli;
+    int rc =
+        smfw_cli_setup(&smfw_command_sweep, argc, argv, sweep_options,
+                       sizeof sweep_options / sizeof sweep_options[0], sweep_option, &a, 1, &cli);
+    if (rc < 0) {
+        if (cli.n_positional) {
+            smfw_log(SMFW_LOG_ERROR, NULL, "unexpected argument \"%s\" (see `smfw sweep --help`)",
+                     cli.positional[0]);
+            rc = 1;
+        } else if (a.n_compare) {
+            rc = compare_instances(&a, cli.cfg);
+        } else if (a.from) {
+            smfw_sweep *s = NULL;
+            smfw_error err;
+            if (smfw_sweep_load_dir(a.from, &s, &err) != SMFW_OK) {
+                rc = smfw_cli_fail(&err);
+            } else {
+                char src[512];
+                if (a.instance_type) {
+                    free(s->instance_type);
+                    s->instance_type = strdup(a.instance_type);
+                }
+                if (a.duty_cycle > 0) s->duty_cycle = a.duty_cycle;
+                rc = 0;
+                if (a.instance_type || a.price_per_hour > 0)
+                    rc = resolve_price(&a, cli.cfg, s->instance_type, &s->usd_per_hour, src,
+                                       sizeof src);
+                if (rc == 0) rc = analyse_and_report(&a, s, a.from, cli.verbosity < 0);
+                smfw_sweep_free(s);
+            }
+        } else {
+            rc = run_sweep(&a, &cli);
+        }
+    }
+    free(a.levels);
+    free(a.rates);
+    free(a.slos);
+    free(a.compare);
+    smfw_cli_cleanup(&cli);
+    return rc;
+}
+
+const smfw_command smfw_command_sweep = {
+    "sweep", "benchmark at several concurrency levels: knee, cost per 1M tokens, autoscaling",
+    "Usage: smfw sweep --concurrency 1,2,4,8,16,32,64 [run options] [sweep options]\n"
+    "       smfw sweep --request-rate 1,2,4,8 [run options] [sweep options]\n"
+    "       smfw sweep --from DIR [sweep options]             (analyse a saved sweep)\n"
+    "       smfw sweep --compare-instance DIR[=TYPE] ...      (saved sweeps side by side)\n\n"
+    "Runs one benchmark per level (direct backend: one after the other with a warm-up per\n"
+    "level; managed backend: one job with the concurrency list) into DIR/concurrency_<N>/,\n"
+    "then prints and writes (sweep.md, .csv, .json, .html) a table per level: TTFT p50/p95,\n"
+    "ITL p50, e2e p95, output tokens/s, requests/s, errors and a verdict (idle, healthy,\n"
+    "knee, queueing, saturated). The knee is the level after which throughput gains fall\n"
+    "below --knee-threshold per doubling while TTFT keeps rising; --slo marks the highest\n"
+    "level meeting every SLO. With --instance-type (price table conf/prices.conf, or\n"
+    "--prices FILE) or --price-per-hour: cost per 1M output tokens = $/hour / (tokens/s x\n"
+    "duty cycle) x 1e6 / 3600. From the operating point (the knee, lowered to the SLO level\n"
+    "when that binds first): the SageMakerVariantInvocationsPerInstance target. Pin\n"
+    "MinCapacity = MaxCapacity while sweeping. See docs/capacity.md.",
+    sweep_main};
