@@ -16,6 +16,19 @@ cmake --build build -j"$jobs"
 echo "== tests =="
 ctest --test-dir build --output-on-failure -j"$jobs"
 
+if [ "${SMFW_SKIP_VALGRIND:-0}" != 1 ]; then
+  # valgrind where ASan cannot go: the production build, with its dlopen'd plugins,
+  # running a whole benchmark end to end (the mock child has its own ASan run).
+  echo "== valgrind: smfw run --endpoint mock (production build) =="
+  vg_out=$(mktemp -d)
+  valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+    --track-fds=no ./build/smfw run --endpoint mock --concurrency 4 --request-count 24 \
+    --output-tokens-mean 32 --mock-arg=--ttft-ms=2 --mock-arg=--itl-ms=1 \
+    --report json,csv,markdown,html -q -o "$vg_out/run"
+  rm -rf "$vg_out"
+  echo "valgrind: 1 passed, 0 failed"
+fi
+
 if [ "${SMFW_SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== build (gcc, ASan + UBSan) =="
   cmake -S . -B build-sanitize -DSMFW_WERROR=ON -DSMFW_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
