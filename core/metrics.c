@@ -109,3 +109,31 @@ int smfw_metric_find(const char *tag) {
         if (strcmp(metric_table[i].tag, tag) == 0) return i;
     return -1;
 }
+
+/* Headers of metrics newer AIPerf builds export that smfw keeps as extra metrics
+ * (from the 0.10 fixture's CSV, whose rows are sorted by tag). */
+static const struct {
+    const char *tag, *header;
+} extra_headers[] = {{"e2e_output_token_throughput", "E2E Output Token Throughput"},
+                     {"http_req_blocked", "HTTP Blocked"},
+                     {"http_req_chunks_received", "HTTP Chunks Received"},
+                     {"http_req_chunks_sent", "HTTP Chunks Sent"},
+                     {"http_req_connecting", "HTTP Connecting"},
+                     {"http_req_connection_overhead", "HTTP Connection Overhead"},
+                     {"http_req_connection_reused", "HTTP Connection Reused"},
+                     {"http_req_data_received", "HTTP Data Received"},
+                     {"http_req_data_sent", "HTTP Data Sent"},
+                     {"http_req_dns_lookup", "HTTP DNS Lookup"},
+                     {"http_req_duration", "HTTP Duration (excl. conn)"},
+                     {"http_req_receiving", "HTTP Receiving"},
+                     {"http_req_sending", "HTTP Sending"},
+                     {"http_req_total", "HTTP Total Time"},
+                     {"http_req_waiting", "HTTP Waiting (TTFB)"},
+                     {"osl_mismatch_diff_pct", "OSL Mismatch Diff %"},
+                     {"osl_mismatch_count", "OSL Mismatch Count"}};
+
+const char *smfw_metric_known_extra_header(const char *tag) {
+    for (size_t i = 0; i < sizeof extra_headers / sizeof extra_headers[0]; i++)
+        if (strcmp(extra_headers[i].tag, tag) == 0) return extra_headers[i].header;
+    return NULL;
+}

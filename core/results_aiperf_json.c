@@ -76,7 +76,8 @@ static smfw_status add_extra(smfw_results *r, const char *tag, const char *heade
     r->extra = grown;
     smfw_extra_metric *x = &r->extra[r->n_extra++];
     x->tag = strdup(tag);
-    x->header = header ? strdup(header) : header_from_tag(tag);
+    const char *known = smfw_metric_known_extra_header(tag);
+    x->header = header ? strdup(header) : known ? strdup(known) : header_from_tag(tag);
     x->unit = unit ? strdup(unit) : strdup("");
     x->stats = *st;
     return SMFW_OK;
@@ -156,6 +157,48 @@ static void set_json_string_field(char **field, json_t *v) {
     if (json_is_string(v)) smfw_results_set_string(field, json_string_value(v));
 }
 
+static void set_if_unset(char **field, json_t *v) {
+    if (!*field && json_is_string(v)) smfw_results_set_string(field, json_string_value(v));
+}
+
+/* What was benchmarked, from either input_config shape (0.5 and the 0.8+ YAML-style). */
+static void info_from_input_config(smfw_run_info *info, json_t *ic) {
+    json_t *ep = json_object_get(ic, "endpoint");
+    if (json_is_object(ep)) {
+        set_if_unset(&info->model, json_array_get(json_object_get(ep, "model_names"), 0));
+        set_if_unset(&info->url, json_object_get(ep, "url"));
+        set_if_unset(&info->url, json_array_get(json_object_get(ep, "urls"), 0));
+        set_if_unset(&info->endpoint_type, json_object_get(ep, "type"));
+        if (json_is_boolean(json_object_get(ep, "streaming")))
+            info->streaming = json_is_true(json_object_get(ep, "streaming"));
+    }
+    json_t *models = json_object_get(json_object_get(ic, "models"), "items");
+    set_if_unset(&info->model, json_object_get(json_array_get(models, 0), "name"));
+    json_t *lg = json_object_get(ic, "loadgen");
+    json_t *x;
+    if (json_is_object(lg)) {
+        if (!info->concurrency && json_is_integer(x = json_object_get(lg, "concurrency")))
+            info->concurrency = json_integer_value(x);
+        if (!info->request_count_target && json_is_integer(x = json_object_get(lg, "request_count")))
+            info->request_count_target = json_integer_value(x);
+        if (info->request_rate <= 0 && json_is_number(x = json_object_get(lg, "request_rate")))
+            info->request_rate = json_number_value(x);
+    }
+    size_t i;
+    json_t *ph;
+    json_array_foreach(json_object_get(ic, "phases"), i, ph) {
+        if (!json_is_string(json_object_get(ph, "name")) ||
+            strcmp(json_string_value(json_object_get(ph, "name")), "profiling") != 0)
+            continue;
+        if (!info->concurrency && json_is_integer(x = json_object_get(ph, "concurrency")))
+            info->concurrency = json_integer_value(x);
+        if (!info->request_count_target && json_is_integer(x = json_object_get(ph, "requests")))
+            info->request_count_target = json_integer_value(x);
+        if (info->request_rate <= 0 && json_is_number(x = json_object_get(ph, "rate")))
+            info->request_rate = json_number_value(x);
+    }
+}
+
 smfw_status smfw_results_load_aiperf_json(smfw_results *r, const char *path, smfw_error *err) {
     json_error_t je;
     json_t *root = json_load_file(path, JSON_ALLOW_NUL, &je);
@@ -196,6 +239,7 @@ smfw_status smfw_results_load_aiperf_json(smfw_results *r, const char *path, smf
         free(r->info.input_config_json);
         r->info.input_config_json = text;
     }
+    if (json_is_object(ic)) info_from_input_config(&r->info, ic);
     r->info.was_cancelled = json_is_true(json_object_get(root, "was_cancelled"));
     int64_t t;
     if ((t = parse_iso_local(json_string_value(json_object_get(root, "start_time")))))

@@ -30,6 +30,9 @@ void smfw_sbuf_double(smfw_sbuf *b, double v);
 /* Detach the buffer (NUL-terminated, caller frees); NULL if an allocation failed. */
 char *smfw_sbuf_take(smfw_sbuf *b);
 
+/* AIPerf's header for a metric newer than this catalogue, or NULL. */
+const char *smfw_metric_known_extra_header(const char *tag);
+
 /* Copy a string field; used by the parsers. */
 char *smfw_strdup_or_null(const char *s);
 

@@ -25,6 +25,7 @@ static json_t *stats_json(const smfw_stats *s, const char *unit) {
     if (s->fields & SMFW_STAT_MIN) json_object_set_new(o, "min", json_real(s->min));
     if (s->fields & SMFW_STAT_MAX) json_object_set_new(o, "max", json_real(s->max));
     if (s->fields & SMFW_STAT_STD) json_object_set_new(o, "std", json_real(s->std));
+    if (s->fields & SMFW_STAT_SUM) json_object_set_new(o, "sum", json_real(s->sum));
     if (s->fields & SMFW_STAT_COUNT) json_object_set_new(o, "count", json_integer((json_int_t)s->count));
     return o;
 }
@@ -145,8 +146,9 @@ smfw_status smfw_results_apply_smfw_object(smfw_results *r, const char *text, sm
             } f[] = {{"avg", &s->avg, SMFW_STAT_AVG},
                      {"min", &s->min, SMFW_STAT_MIN},
                      {"max", &s->max, SMFW_STAT_MAX},
-                     {"std", &s->std, SMFW_STAT_STD}};
-            for (size_t k = 0; k < 4; k++)
+                     {"std", &s->std, SMFW_STAT_STD},
+                     {"sum", &s->sum, SMFW_STAT_SUM}};
+            for (size_t k = 0; k < 5; k++)
                 if (json_is_number(x = json_object_get(obj, f[k].k))) {
                     *f[k].dst = json_number_value(x);
                     s->fields |= f[k].bit;

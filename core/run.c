@@ -186,39 +186,92 @@ static void default_run_name(const smfw_config *cfg, char *buf, size_t size) {
     sanitize(buf);
 }
 
-smfw_status smfw_reporters_run(const smfw_registry *reg, const smfw_config *cfg,
-                               const char *const *names, size_t n_names,
-                               const smfw_results *results, const char *dir, smfw_error *err) {
+/* Reporter instances made before a run, so bad reporter settings fail fast. */
+typedef struct reporter_set {
+    const smfw_reporter_ops **ops;
+    void **ctx;
+    const char **names;
+    size_t n;
+} reporter_set;
+
+static void reporter_set_free(reporter_set *rs) {
+    for (size_t i = 0; i < rs->n; i++)
+        if (rs->ops[i] && rs->ctx[i]) rs->ops[i]->destroy(rs->ctx[i]);
+    free(rs->ops);
+    free(rs->ctx);
+    free(rs->names);
+    memset(rs, 0, sizeof *rs);
+}
+
+static smfw_status reporter_set_open(const smfw_registry *reg, const smfw_config *cfg,
+                                     const char *const *names, size_t n_names, reporter_set *rs,
+                                     smfw_error *err) {
+    memset(rs, 0, sizeof *rs);
     if (!names) n_names = smfw_settings_get_list(smfw_config_section(cfg, "smfw"), "report", &names);
-    smfw_status first = SMFW_OK;
+    rs->ops = calloc(n_names + 1, sizeof *rs->ops);
+    rs->ctx = calloc(n_names + 1, sizeof *rs->ctx);
+    rs->names = calloc(n_names + 1, sizeof *rs->names);
+    if (!rs->ops || !rs->ctx || !rs->names) {
+        reporter_set_free(rs);
+        return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    }
     for (size_t i = 0; i < n_names; i++) {
+        const smfw_plugin_entry *pe = smfw_registry_find(reg, SMFW_PLUGIN_REPORTER, names[i]);
+        rs->names[rs->n] = names[i];
+        if (!pe) {
+            reporter_set_free(rs);
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "no reporter plugin named \"%s\" (see `smfw plugins`)", names[i]);
+        }
+        const smfw_reporter_ops *ops = pe->desc->ops;
+        char section[128];
+        snprintf(section, sizeof section, "reporter.%s", names[i]);
         smfw_error e;
         smfw_error_clear(&e);
-        const smfw_plugin_entry *pe = smfw_registry_find(reg, SMFW_PLUGIN_REPORTER, names[i]);
-        smfw_status st;
-        if (!pe) {
-            st = smfw_error_set(&e, SMFW_ERR_CONFIG, "no reporter plugin named \"%s\" (see `smfw plugins`)",
-                                names[i]);
-        } else {
-            const smfw_reporter_ops *ops = pe->desc->ops;
-            char section[128];
-            snprintf(section, sizeof section, "reporter.%s", names[i]);
-            void *ctx = NULL;
-            st = ops->create(smfw_config_section(cfg, section), &ctx, &e);
-            if (st == SMFW_OK) {
-                st = ops->write(ctx, results, dir, &e);
-                ops->destroy(ctx);
-            }
-        }
+        void *ctx = NULL;
+        smfw_status st = ops->create(smfw_config_section(cfg, section), &ctx, &e);
         if (st != SMFW_OK) {
-            SMFW_LOG_ERR("report", "reporter %s failed: %s", names[i], e.message);
+            reporter_set_free(rs);
+            return smfw_error_set(err, st, "reporter %s: %s", names[i], e.message);
+        }
+        rs->ops[rs->n] = ops;
+        rs->ctx[rs->n] = ctx;
+        rs->n++;
+    }
+    return SMFW_OK;
+}
+
+/* Every reporter writes; a failure is logged with its file and the others still run. */
+static smfw_status reporter_set_write(reporter_set *rs, const smfw_results *results,
+                                      const char *dir, smfw_error *err) {
+    smfw_status first = SMFW_OK;
+    for (size_t i = 0; i < rs->n; i++) {
+        smfw_error e;
+        smfw_error_clear(&e);
+        smfw_status st = rs->ops[i]->write(rs->ctx[i], results, dir, &e);
+        if (st != SMFW_OK) {
+            SMFW_LOG_ERR("report", "reporter %s failed: %s", rs->names[i], e.message);
             if (first == SMFW_OK) {
                 first = st;
-                smfw_error_set(err, st, "reporter %s failed: %s", names[i], e.message);
+                smfw_error_set(err, st, "reporter %s failed: %s", rs->names[i], e.message);
             }
         }
     }
     return first;
+}
+
+smfw_status smfw_reporters_run(const smfw_registry *reg, const smfw_config *cfg,
+                               const char *const *names, size_t n_names,
+                               const smfw_results *results, const char *dir, smfw_error *err) {
+    reporter_set rs;
+    smfw_status st = reporter_set_open(reg, cfg, names, n_names, &rs, err);
+    if (st != SMFW_OK) {
+        SMFW_LOG_ERR("report", "%s", err ? err->message : "reporter setup failed");
+        return st;
+    }
+    st = reporter_set_write(&rs, results, dir, err);
+    reporter_set_free(&rs);
+    return st;
 }
 
 static smfw_status parse_goodput(const smfw_config *cfg, smfw_goodput_slo **out, size_t *n,
@@ -283,12 +336,23 @@ smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
     smfw_status st = parse_goodput(cfg, &slos, &n_slos, err);
     if (st != SMFW_OK) return st;
 
+    /* Reporters are created first: a bad reporter setting fails before any load. */
+    reporter_set reporters;
+    memset(&reporters, 0, sizeof reporters);
+    if (!(opts && opts->skip_reporters)) {
+        st = reporter_set_open(reg, cfg, NULL, 0, &reporters, err);
+        if (st != SMFW_OK) {
+            free(slos);
+            return st;
+        }
+    }
     const smfw_backend_ops *ops = pe->desc->ops;
     char section[128];
     snprintf(section, sizeof section, "backend.%s", backend_name);
     void *ctx = NULL;
     st = ops->create(smfw_config_section(cfg, section), cfg, &ctx, err);
     if (st != SMFW_OK) {
+        reporter_set_free(&reporters);
         free(slos);
         return st;
     }
@@ -307,6 +371,7 @@ smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
         st = smfw_dataset_load_configured(reg, cfg, NULL, quiet, &prompts, err);
         if (st != SMFW_OK) {
             ops->destroy(ctx);
+            reporter_set_free(&reporters);
             free(slos);
             return st;
         }
@@ -315,6 +380,7 @@ smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
     if (!results) {
         smfw_prompt_set_free(prompts);
         ops->destroy(ctx);
+        reporter_set_free(&reporters);
         free(slos);
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     }
@@ -348,6 +414,7 @@ smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
             smfw_results_free(results);
             smfw_prompt_set_free(prompts);
             ops->destroy(ctx);
+            reporter_set_free(&reporters);
             free(slos);
             return st;
         }
@@ -391,7 +458,8 @@ smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
     if (!dry_run && dir && !(opts && opts->skip_reporters) &&
         (results->n_records > 0 || results->stats[SMFW_M_REQUEST_COUNT].present ||
          results->stats[SMFW_M_ERROR_REQUEST_COUNT].present))
-        rep_st = smfw_reporters_run(reg, cfg, NULL, 0, results, dir, &rep_err);
+        rep_st = reporter_set_write(&reporters, results, dir, &rep_err);
+    reporter_set_free(&reporters);
     smfw_prompt_set_free(prompts);
     *out = results;
     if (out_dir) *out_dir = dir;
