@@ -37,8 +37,9 @@ static smfw_status iam_call(smfw_aws_client *c, const char *op, const char *form
     return st;
 }
 
-smfw_status smfw_aws_iam_get_role(smfw_aws_client *c, const char *role_name, char *arn,
-                                  size_t arn_size, smfw_error *err) {
+smfw_status smfw_aws_iam_get_role_trust(smfw_aws_client *c, const char *role_name, char *arn,
+                                        size_t arn_size, char **trust_policy, smfw_error *err) {
+    if (trust_policy) *trust_policy = NULL;
     aws_buf f;
     aws_buf_init(&f);
     aws_form_add(&f, "Action", "GetRole");
@@ -54,9 +55,19 @@ smfw_status smfw_aws_iam_get_role(smfw_aws_client *c, const char *role_name, cha
             st = smfw_error_set(err, SMFW_ERR_PROTOCOL, "IAM GetRole returned no Role Arn");
         else
             aws_strlcpy(arn, a, arn_size);
+        const char *doc = aws_xml_path(aws_xml_find(root, "Role"), "AssumeRolePolicyDocument");
+        if (st == SMFW_OK && trust_policy && doc && *doc) {
+            *trust_policy = strdup(doc);
+            if (!*trust_policy) st = smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+        }
     }
     aws_xml_free(root);
     return st;
+}
+
+smfw_status smfw_aws_iam_get_role(smfw_aws_client *c, const char *role_name, char *arn,
+                                  size_t arn_size, smfw_error *err) {
+    return smfw_aws_iam_get_role_trust(c, role_name, arn, arn_size, NULL, err);
 }
 
 smfw_status smfw_aws_iam_list_roles(smfw_aws_client *c, smfw_aws_iam_role_cb cb, void *user,

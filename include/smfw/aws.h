@@ -166,6 +166,14 @@ SMFW_API smfw_status smfw_aws_s3_create_bucket(smfw_aws_client *client, const ch
 /** GetRole: writes the role ARN. */
 SMFW_API smfw_status smfw_aws_iam_get_role(smfw_aws_client *client, const char *role_name,
                                            char *arn, size_t arn_size, smfw_error *err);
+/**
+ * GetRole with the role's trust policy: *trust_policy receives the
+ * AssumeRolePolicyDocument exactly as IAM returns it (URL-encoded JSON),
+ * malloc'd (caller frees; NULL when the response has none).
+ */
+SMFW_API smfw_status smfw_aws_iam_get_role_trust(smfw_aws_client *client, const char *role_name,
+                                                 char *arn, size_t arn_size, char **trust_policy,
+                                                 smfw_error *err);
 /** Called for each role of ListRoles (all pages); return non-zero to stop. */
 typedef int (*smfw_aws_iam_role_cb)(const char *role_name, const char *arn, void *user);
 SMFW_API smfw_status smfw_aws_iam_list_roles(smfw_aws_client *client, smfw_aws_iam_role_cb cb,

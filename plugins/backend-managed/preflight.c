@@ -133,7 +133,8 @@ static smfw_status check_role(smfw_aws_client *c, const managed_plan *p, smfw_er
                               p->role_arn);
     const char *name = strrchr(r, '/') + 1;
     char arn[2048];
-    smfw_status st = smfw_aws_iam_get_role(c, name, arn, sizeof arn, err);
+    char *trust = NULL;
+    smfw_status st = smfw_aws_iam_get_role_trust(c, name, arn, sizeof arn, &trust, err);
     if (st == SMFW_ERR_NOT_FOUND)
         return smfw_error_set(err, SMFW_ERR_CONFIG, "role %s does not exist (IAM GetRole)",
                               p->role_arn);
@@ -145,9 +146,19 @@ static smfw_status check_role(smfw_aws_client *c, const managed_plan *p, smfw_er
         return SMFW_OK;
     }
     if (st != SMFW_OK) return smfw_error_prefix(err, "cannot check role %s", p->role_arn);
-    /* The AWS layer returns the ARN only; the trust policy check
-     * (managed_trust_allows_sagemaker) runs once it also returns the document. */
-    SMFW_LOG_DEBUG("managed", "role %s exists", arn);
+    int allowed = managed_trust_allows_sagemaker(trust);
+    free(trust);
+    if (allowed == 0)
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "role %s does not trust sagemaker.amazonaws.com: its trust policy "
+                              "has no Allow sts:AssumeRole statement for that service principal, so "
+                              "SageMaker cannot assume it (add the principal to the role's trust "
+                              "relationship)",
+                              p->role_arn);
+    if (allowed < 0)
+        SMFW_LOG_WARN("managed", "role %s: IAM returned no readable trust policy; not checked",
+                      p->role_arn);
+    SMFW_LOG_DEBUG("managed", "role %s exists and trusts sagemaker.amazonaws.com", arn);
     return SMFW_OK;
 }
 
