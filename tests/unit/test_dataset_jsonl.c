@@ -171,6 +171,7 @@ START_TEST(test_validate_file_lists_every_bad_line) {
     free(path);
     free(log_path);
     aws_fake_rmdir(dir);
+    free(dir);
 }
 END_TEST
 

@@ -126,6 +126,7 @@ START_TEST(test_custom_plugin) {
     free(good);
     free(bad);
     aws_fake_rmdir(dir);
+    free(dir);
 }
 END_TEST
 
@@ -224,6 +225,7 @@ START_TEST(test_run_sends_nothing_when_a_line_is_bad) {
     aws_fake_server_stop(srv);
     free(bad);
     aws_fake_rmdir(dir);
+    free(dir);
 }
 END_TEST
 
@@ -252,6 +254,7 @@ START_TEST(test_dataset_command) {
     ck_assert_int_eq(system(cmd), 0);
     free(bad);
     aws_fake_rmdir(dir);
+    free(dir);
 }
 END_TEST
 

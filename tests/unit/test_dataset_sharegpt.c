@@ -133,6 +133,7 @@ START_TEST(test_large_file_crosses_read_buffers) {
     ck_assert_int_eq(count, n);
     smfw_sharegpt_reader_free(r);
     aws_fake_rmdir(dir);
+    free(dir);
 }
 END_TEST
 
@@ -231,6 +232,7 @@ START_TEST(test_curate) {
     ck_assert_int_eq(smfw_dataset_curate(path, out, &o, &rep, &e), SMFW_ERR_CONFIG);
     ck_assert_int_ne(access(out, F_OK), 0);
     aws_fake_rmdir(dir);
+    free(dir);
 }
 END_TEST
 
@@ -372,6 +374,7 @@ START_TEST(test_public_download_into_cache) {
     aws_fake_server_stop(srv);
     free(expected_file);
     aws_fake_rmdir(dir);
+    free(dir);
 }
 END_TEST
 
@@ -394,6 +397,7 @@ START_TEST(test_download_server_error_and_refused_connection) {
     ck_assert_int_eq(smfw_dataset_download(url, dest, &o, NULL, &e), SMFW_ERR_NETWORK);
     ck_assert_int_ne(access(dest, F_OK), 0);
     aws_fake_rmdir(dir);
+    free(dir);
 }
 END_TEST
 
