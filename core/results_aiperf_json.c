@@ -15,7 +15,7 @@
 
 #include "results_internal.h"
 
-static void read_stats(json_t *obj, smfw_stats *s) {
+void smfw_stats_read_json(json_t *obj, smfw_stats *s) {
     memset(s, 0, sizeof *s);
     struct {
         const char *key;
@@ -88,7 +88,7 @@ static void read_metric(smfw_results *r, const char *tag, json_t *obj) {
     json_t *unit = json_object_get(obj, "unit");
     if (!json_is_string(unit)) return; /* not a metric object */
     smfw_stats st;
-    read_stats(obj, &st);
+    smfw_stats_read_json(obj, &st);
     if (!st.present) return;
     int id = smfw_metric_find(tag);
     if (id >= 0 && strcmp(json_string_value(unit), smfw_metric_get(id)->display_unit) != 0 &&

@@ -30,6 +30,11 @@ void smfw_sbuf_double(smfw_sbuf *b, double v);
 /* Detach the buffer (NUL-terminated, caller frees); NULL if an allocation failed. */
 char *smfw_sbuf_take(smfw_sbuf *b);
 
+/* Read an AIPerf metric object ({unit, avg, p1.., min, max, std, count, sum}) into stats;
+ * absent or null fields are left unset (fields mask). Takes a jansson json_t *. */
+struct json_t;
+void smfw_stats_read_json(struct json_t *obj, smfw_stats *s);
+
 /* AIPerf's header for a metric newer than this catalogue, or NULL. */
 const char *smfw_metric_known_extra_header(const char *tag);
 

@@ -137,32 +137,7 @@ smfw_status smfw_results_apply_smfw_object(smfw_results *r, const char *text, sm
     if (json_is_object(m)) json_object_foreach(m, tag, obj) {
             int id = smfw_metric_find(tag);
             if (id < 0 || !json_is_object(obj)) continue;
-            smfw_stats *s = &r->stats[id];
-            memset(s, 0, sizeof *s);
-            struct {
-                const char *k;
-                double *dst;
-                unsigned bit;
-            } f[] = {{"avg", &s->avg, SMFW_STAT_AVG},
-                     {"min", &s->min, SMFW_STAT_MIN},
-                     {"max", &s->max, SMFW_STAT_MAX},
-                     {"std", &s->std, SMFW_STAT_STD},
-                     {"sum", &s->sum, SMFW_STAT_SUM}};
-            for (size_t k = 0; k < 5; k++)
-                if (json_is_number(x = json_object_get(obj, f[k].k))) {
-                    *f[k].dst = json_number_value(x);
-                    s->fields |= f[k].bit;
-                }
-            for (int p = 0; p < SMFW_PERCENTILE_COUNT; p++)
-                if (json_is_number(x = json_object_get(obj, smfw_percentile_keys[p]))) {
-                    s->p[p] = json_number_value(x);
-                    s->fields |= SMFW_STAT_P_FIRST << p;
-                }
-            if (json_is_integer(x = json_object_get(obj, "count"))) {
-                s->count = (uint64_t)json_integer_value(x);
-                s->fields |= SMFW_STAT_COUNT;
-            }
-            s->present = (s->fields & SMFW_STAT_AVG) != 0;
+            smfw_stats_read_json(obj, &r->stats[id]);
         }
     json_t *c = json_object_get(o, "client");
     if (c) {
