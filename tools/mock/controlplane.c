@@ -9,6 +9,8 @@
  */
 #include "jobs.h"
 
+#include <smfw/backend.h>
+
 #include <errno.h>
 #include <event2/event.h>
 #include <fcntl.h>
@@ -41,7 +43,8 @@ struct cp_job {
     mock_controlplane *cp;
     json_t *desc; /* the DescribeAIBenchmarkJob members */
     struct event *timer;
-    volatile int stop_requested;
+    volatile sig_atomic_t stop_requested; /* SMFW_CANCEL_ABORT after StopAIBenchmarkJob */
+    int finish_pending;                   /* the runner returned; waiting out --job-duration-s */
     int running_thread;
     pthread_t thread;
     mock_job_spec spec;
@@ -215,37 +218,67 @@ static int output_location(cp_job *j, char *bucket, size_t bsize, char *key, siz
     return 0;
 }
 
+/* Upload the runner's bundle (a failed job's too: its failure_reason.txt is the evidence). */
+static int cp_job_upload(cp_job *j) {
+    if (!j->outcome.bundle_path[0]) return 0;
+    FILE *f = fopen(j->outcome.bundle_path, "rb");
+    if (!f) return -1;
+    uint8_t *data = NULL;
+    size_t len = 0, cap = 0, n;
+    uint8_t chunk[65536];
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (len + n > cap) {
+            cap = cap ? cap * 2 : sizeof chunk;
+            while (cap < len + n) cap *= 2;
+            uint8_t *p = realloc(data, cap);
+            if (!p) abort();
+            data = p;
+        }
+        memcpy(data + len, chunk, n);
+        len += n;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    char bucket[256], key[2048];
+    int rc = bad || output_location(j, bucket, sizeof bucket, key, sizeof key) != 0 ||
+                     mock_s3_put(j->cp->srv->s3, bucket, key, data, len, "application/x-tar") != 0
+                 ? -1
+                 : 0;
+    free(data);
+    return rc;
+}
+
+static void cp_job_timer_cb(evutil_socket_t fd, short what, void *arg);
+
 static void cp_job_finish(cp_job *j) {
     j->running_thread = 0;
+    /* --job-duration-s: a job stays InProgress at least that long, so pollers see it. */
+    double started = json_number_value(json_object_get(j->desc, "StartTime"));
+    double left = started + j->cp->srv->opt.job_duration_s - mock_now_unix();
+    if (left > 0.001 && !j->stop_requested) {
+        j->finish_pending = 1;
+        if (!j->timer) j->timer = event_new(j->cp->srv->base, -1, 0, cp_job_timer_cb, j);
+        struct timeval tv = {(time_t)left, (suseconds_t)((left - floor(left)) * 1e6)};
+        event_add(j->timer, &tv);
+        return;
+    }
+    j->finish_pending = 0;
+    int upload_failed = cp_job_upload(j) != 0;
     if (j->stop_requested) {
         cp_job_set(j, "Stopped", NULL);
-        return;
-    }
-    if (j->outcome.failed) {
-        cp_job_set(j, "Failed", j->outcome.failure_reason);
-        return;
-    }
-    uint8_t *data = NULL;
-    size_t len = 0;
-    FILE *f = j->outcome.bundle_path[0] ? fopen(j->outcome.bundle_path, "rb") : NULL;
-    if (f) {
-        fseek(f, 0, SEEK_END);
-        long n = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        data = malloc(n > 0 ? (size_t)n : 1);
-        len = data && n > 0 ? fread(data, 1, (size_t)n, f) : 0;
-        fclose(f);
-    }
-    char bucket[256], key[2048];
-    if (!f || output_location(j, bucket, sizeof bucket, key, sizeof key) != 0 ||
-        mock_s3_put(j->cp->srv->s3, bucket, key, data, len, "application/x-tar") != 0) {
+    } else if (upload_failed) {
         cp_job_set(j, "Failed",
                    "InternalServerError: the benchmark finished but its output could not be "
                    "uploaded to the S3 output location.");
+    } else if (j->outcome.failed) {
+        cp_job_set(j, "Failed",
+                   j->outcome.failure_reason[0] ? j->outcome.failure_reason
+                                                : "InternalServerError: the benchmark failed");
+    } else if (!j->outcome.bundle_path[0]) {
+        cp_job_set(j, "Failed", "InternalServerError: the benchmark left no output");
     } else {
         cp_job_set(j, "Completed", NULL);
     }
-    free(data);
 }
 
 static void *cp_job_thread(void *arg) {
@@ -319,6 +352,10 @@ static void cp_job_timer_cb(evutil_socket_t fd, short what, void *arg) {
     cp_job *j = arg;
     (void)fd, (void)what;
     if (job_terminal(j)) return;
+    if (j->finish_pending) {
+        cp_job_finish(j);
+        return;
+    }
     if (j->stop_requested) {
         cp_job_set(j, "Stopped", NULL);
         return;
@@ -853,7 +890,7 @@ static void op_stop_job(mock_controlplane *cp, mock_request *req, json_t *in) {
                  jstr(j->desc, "AIBenchmarkJobName"), status);
         return;
     }
-    j->stop_requested = 1;
+    j->stop_requested = SMFW_CANCEL_ABORT;
     cp_job_set(j, "Stopping", NULL);
     if (!j->running_thread) {
         /* Without a worker to wind down, the job stops on the next loop turn. */
@@ -986,7 +1023,7 @@ void mock_controlplane_free(mock_controlplane *cp) {
     if (!cp) return;
     for (cp_job *j = cp->jobs; j; j = j->next) {
         if (j->running_thread) {
-            j->stop_requested = 1;
+            j->stop_requested = SMFW_CANCEL_ABORT;
             pthread_join(j->thread, NULL);
         }
     }

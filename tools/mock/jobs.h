@@ -9,14 +9,16 @@
  * bundle, which the control plane uploads as
  * <S3OutputLocation>/<job-name>/output/output.tar.gz.
  *
- * No runner is built in yet (it needs smfw's direct backend); without one a
- * job moves to Failed with a FailureReason that says so, and never fakes
- * results.
+ * The runner smfw-mock installs is runner.c (smfw's direct backend through
+ * the program-level API, include/smfw/app.h). Without a runner a job moves
+ * to Failed with a FailureReason that says so, and never fakes results.
  */
 #ifndef SMFW_MOCK_JOBS_H
 #define SMFW_MOCK_JOBS_H
 
 #include "mock.h"
+
+#include <signal.h>
 
 typedef struct mock_job_channel {
     const char *name;      /* ChannelName */
@@ -36,15 +38,17 @@ typedef struct mock_job_spec {
     const char *work_dir; /* empty folder the runner may use */
     const mock_job_channel *channels;
     size_t channel_count;
-    volatile int *stop_requested; /* becomes 1 on StopAIBenchmarkJob */
+    /* Becomes SMFW_CANCEL_ABORT on StopAIBenchmarkJob; usable as smfw_run_options.cancel. */
+    volatile sig_atomic_t *stop_requested;
 } mock_job_spec;
 
 typedef struct mock_job_outcome {
     /* 0 = Completed; otherwise Failed (or Stopped when stop was requested). */
     int failed;
-    /* e.g. "AlgorithmError: Benchmark error rate 3.0% (9/300) exceeds maximum 1%" */
+    /* e.g. "AlgorithmError: Benchmark error rate 3.00% (9/300) exceeds maximum 1%" */
     char failure_reason[1024];
-    /* Path of the AIPerf bundle (output.tar.gz) to upload when it completed. */
+    /* Path of the AIPerf bundle (output.tar.gz) to upload; empty when there is none. A failed
+       job's bundle (the validity gate) is uploaded too, as SageMaker does. */
     char bundle_path[4096];
 } mock_job_outcome;
 
@@ -53,5 +57,20 @@ typedef void (*mock_job_runner)(const mock_job_spec *spec, mock_job_outcome *out
 
 /* Install the runner (NULL: jobs fail with "no benchmark runner"). */
 void mock_controlplane_set_runner(mock_controlplane *cp, mock_job_runner runner, void *user);
+
+/* ---- the built-in runner (runner.c) ---- */
+
+typedef struct mock_runner mock_runner;
+
+/* sharegpt_file: local ShareGPT JSON for jobs asking for public_dataset: sharegpt (NULL: the
+   dataset plugin downloads it). verbose: copy the jobs' log lines to stderr. */
+mock_runner *mock_runner_new(const char *sharegpt_file, int verbose);
+void mock_runner_free(mock_runner *runner);
+/* A mock_job_runner; `user` is the mock_runner. Runs one job at a time. */
+void mock_runner_run(const mock_job_spec *spec, mock_job_outcome *out, void *user);
+
+/* Pack folder `dir` as a gzip'd tar at `tarball`, entries under "output/" (tarball.c).
+   Returns 0, or -1 with a sentence in err. */
+int mock_bundle_pack(const char *dir, const char *tarball, char *err, size_t err_size);
 
 #endif /* SMFW_MOCK_JOBS_H */

@@ -58,6 +58,14 @@ int main(int argc, char **argv) {
     }
     smfw_secret_register(srv.opt.secret_access_key);
     signal(SIGPIPE, SIG_IGN);
+    /* Benchmark jobs sign their Runtime calls with the mock's own key. libsmfw's AWS client
+       reads credentials from the environment (the first link of its chain), and the direct
+       backend has no setting for explicit keys, so they are exported here, once, before any
+       thread exists; nothing changes the environment afterwards. */
+    setenv("AWS_ACCESS_KEY_ID", srv.opt.access_key_id, 1);
+    setenv("AWS_SECRET_ACCESS_KEY", srv.opt.secret_access_key, 1);
+    unsetenv("AWS_SESSION_TOKEN");
+    unsetenv("AWS_SECURITY_TOKEN");
     srv.rng.s = srv.opt.seed;
 
     if (!srv.opt.state_dir) {
@@ -83,12 +91,15 @@ int main(int argc, char **argv) {
     }
     int status = 1;
     struct event *sigterm = NULL, *sigint = NULL, *in_ev = NULL;
+    mock_runner *runner = NULL;
     if (srv.opt.ground_truth &&
         !(srv.gt = mock_groundtruth_open(srv.opt.ground_truth, err, sizeof err)))
         goto out;
     srv.metrics = mock_metrics_new();
     if (!(srv.s3 = mock_s3_new(srv.opt.state_dir, srv.opt.region, err, sizeof err))) goto out;
     if (!(srv.cp = mock_controlplane_new(&srv, err, sizeof err))) goto out;
+    runner = mock_runner_new(srv.opt.sharegpt_file, srv.opt.verbose);
+    mock_controlplane_set_runner(srv.cp, mock_runner_run, runner);
     srv.http = mock_http_server_new(srv.base, srv.opt.host, srv.opt.port, mock_route, &srv, err,
                                     sizeof err);
     if (!srv.http) goto out;
@@ -122,7 +133,8 @@ out:
     if (sigterm) event_free(sigterm);
     if (sigint) event_free(sigint);
     mock_http_server_free(srv.http);
-    mock_controlplane_free(srv.cp);
+    mock_controlplane_free(srv.cp); /* stops and joins running jobs first */
+    mock_runner_free(runner);
     mock_s3_free(srv.s3);
     mock_metrics_free(srv.metrics);
     mock_groundtruth_close(srv.gt);

@@ -70,7 +70,8 @@ typedef struct mock_options {
     uint64_t seed;
     int verbose;
     char model[128];
-    double job_duration_s; /* how long a benchmark job with no runner stays InProgress */
+    double job_duration_s; /* the least time a benchmark job stays InProgress */
+    char *sharegpt_file;   /* ShareGPT JSON for jobs with public_dataset: sharegpt */
 } mock_options;
 
 /* Parse argv (and a --config file's [mock] section). Returns 0, 1 (exit 0: --help) or -1. */

@@ -54,7 +54,11 @@ static const mock_flag mock_flags[] = {
      "where S3 objects, workload configs and jobs persist (default: a temporary directory, "
      "removed at exit)"},
     {"job-duration-s", "S",
-     "how long a benchmark job stays InProgress before its runner verdict (default 2)"},
+     "the least time a benchmark job stays InProgress, so pollers and StopAIBenchmarkJob can "
+     "see it running (default 0)"},
+    {"sharegpt-file", "FILE",
+     "ShareGPT JSON used by benchmark jobs whose WorkloadSpec asks for public_dataset: sharegpt "
+     "(default: downloaded on first use, as SageMaker does)"},
     {"seed", "N", "seed of the latency and fault draws (default 1)"},
     {"exit-on-stdin-eof", NULL, "exit when stdin closes (for a parent process that owns the mock)"},
     {"config", "FILE", "read options from the [mock] section of FILE (flags win)"},
@@ -244,6 +248,9 @@ static int apply(mock_options *opt, const char *name, const char *value, int *ex
     } else if (!strcmp(name, "ground-truth")) {
         free(opt->ground_truth);
         opt->ground_truth = strdup(value);
+    } else if (!strcmp(name, "sharegpt-file")) {
+        free(opt->sharegpt_file);
+        opt->sharegpt_file = strdup(value);
     } else if (!strcmp(name, "state-dir")) {
         free(opt->state_dir);
         opt->state_dir = strdup(value);
@@ -308,7 +315,7 @@ int mock_options_parse(mock_options *opt, int argc, char **argv, char *err, size
     opt->itl.mean_ms = 5;
     opt->slow_headers_ms = 1000;
     opt->seed = 1;
-    opt->job_duration_s = 2;
+    opt->job_duration_s = 0;
     int explicit_endpoints = 0;
 
     /* Long options: "--name value", "--name=value", booleans without a value. */
@@ -382,6 +389,7 @@ void mock_options_free(mock_options *opt) {
     }
     free(opt->ground_truth);
     free(opt->state_dir);
+    free(opt->sharegpt_file);
     memset(opt, 0, sizeof *opt);
 }
 
