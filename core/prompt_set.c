@@ -30,10 +30,12 @@ smfw_status smfw_prompt_set_load(const smfw_dataset_ops *ops, void *ctx, smfw_pr
     *out = NULL;
     smfw_prompt_set *set = calloc(1, sizeof *set);
     if (!set) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
-    size_t cap = 0, n_errors = 0, more_errors = 0;
-    char *errors = NULL;
-    size_t errors_len = 0;
+    size_t cap = 0, n_errors = 0;
     smfw_status final = SMFW_OK;
+    /* Errors are listed in the returned message as far as it holds them (it has a
+     * bounded size); the rest are counted, with the command that lists them all. */
+    char listed[SMFW_ERROR_MESSAGE_MAX - 256] = "";
+    size_t listed_len = 0, n_listed = 0;
     for (;;) {
         smfw_prompt p;
         memset(&p, 0, sizeof p);
@@ -46,20 +48,14 @@ smfw_status smfw_prompt_set_load(const smfw_dataset_ops *ops, void *ctx, smfw_pr
         if (st == SMFW_DONE) break;
         if (st != SMFW_OK) {
             smfw_prompt_clear(&p);
-            if (n_errors < (max_errors ? max_errors : 1)) {
-                size_t add = strlen(e.message) + 2;
-                char *grown = realloc(errors, errors_len + add + 1);
-                if (grown) {
-                    errors = grown;
-                    memcpy(errors + errors_len, errors_len ? "\n" : "", errors_len ? 1 : 0);
-                    errors_len += errors_len ? 1 : 0;
-                    memcpy(errors + errors_len, e.message, strlen(e.message) + 1);
-                    errors_len += strlen(e.message);
-                }
-                n_errors++;
-            } else {
-                more_errors++;
+            size_t need = strlen(e.message) + (listed_len ? 1 : 0);
+            if (n_listed < (max_errors ? max_errors : 1) && listed_len + need < sizeof listed) {
+                snprintf(listed + listed_len, sizeof listed - listed_len, "%s%s",
+                         listed_len ? "\n" : "", e.message);
+                listed_len += need;
+                n_listed++;
             }
+            n_errors++;
             if (final == SMFW_OK) final = st;
             if (st == SMFW_ERR_IO || st == SMFW_ERR_NOMEM) break;
             continue;
@@ -84,17 +80,16 @@ smfw_status smfw_prompt_set_load(const smfw_dataset_ops *ops, void *ctx, smfw_pr
     ops->info(ctx, &set->info);
     if (final != SMFW_OK) {
         if (final == SMFW_ERR_NOMEM) smfw_error_set(err, final, "out of memory loading prompts");
-        else if (more_errors)
-            smfw_error_set(err, final == SMFW_ERR_IO ? final : SMFW_ERR_CONFIG,
-                           "%s\n(and %zu more errors)", errors ? errors : "", more_errors);
+        else if (n_errors == n_listed)
+            smfw_error_set(err, final == SMFW_ERR_IO ? final : SMFW_ERR_CONFIG, "%s", listed);
         else
-            smfw_error_set(err, final == SMFW_ERR_IO ? final : SMFW_ERR_CONFIG, "%s",
-                           errors ? errors : "dataset error");
-        free(errors);
+            smfw_error_set(err, final == SMFW_ERR_IO ? final : SMFW_ERR_CONFIG,
+                           "%s\n(and %zu more bad records; `smfw dataset validate %s` lists "
+                           "them all)",
+                           listed, n_errors - n_listed, set->info.file[0] ? set->info.file : "FILE");
         smfw_prompt_set_free(set);
         return err ? err->status : SMFW_ERR_CONFIG;
     }
-    free(errors);
     if (set->count == 0) {
         smfw_prompt_set_free(set);
         return smfw_error_set(err, SMFW_ERR_CONFIG, "the dataset holds no prompts");
