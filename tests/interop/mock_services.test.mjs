@@ -4,11 +4,12 @@
 // workload-config / benchmark-job state machine with its validation errors.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { gunzipSync } from "node:zlib";
 import { SignatureV4 } from "@smithy/signature-v4";
 import { Sha256 } from "@aws-crypto/sha256-js";
 import {
@@ -50,29 +51,40 @@ async function signedFetch(service, pathname, headers, body, method = "POST") {
   return fetch(`${mock.url}${pathname}`, { method, headers: signed.headers, body });
 }
 
-before(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), "smfw-mock-svc-"));
+async function startMock(args, stateDir) {
   const child = spawn(MOCK, [
-    "--listen", "127.0.0.1:0", "--state-dir", dir, "--region", REGION, "--account-id", ACCOUNT,
+    "--listen", "127.0.0.1:0", "--region", REGION, "--account-id", ACCOUNT,
     "--access-key-id", KEY.accessKeyId, "--secret-access-key", KEY.secretAccessKey,
-    "--endpoint", "bench-ep", "--inference-component", "bench-ic", "--endpoint", "plain-ep",
-    "--ttft-ms", "1", "--itl-ms", "0", "--job-duration-s", "0.3", "--exit-on-stdin-eof",
+    "--exit-on-stdin-eof", ...(stateDir ? ["--state-dir", stateDir] : []), ...args,
   ], { stdio: ["pipe", "pipe", "inherit"] });
   const line = await new Promise((resolve, reject) => {
     const rl = createInterface({ input: child.stdout });
     rl.once("line", (l) => { rl.close(); resolve(l); });
     child.once("exit", (code) => reject(new Error(`smfw-mock exited with ${code}`)));
   });
-  mock = { child, url: line.replace(/^listening on /, "") };
-  assert.match(mock.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  const url = line.replace(/^listening on /, "");
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  return { child, url };
+}
+
+async function stopMock(m) {
+  // --exit-on-stdin-eof: closing stdin is enough to stop it.
+  const exited = new Promise((resolve) => m.child.once("exit", (code) => resolve(code)));
+  m.child.stdin.end();
+  assert.equal(await exited, 0);
+}
+
+before(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "smfw-mock-svc-"));
+  mock = await startMock([
+    "--endpoint", "bench-ep", "--inference-component", "bench-ic", "--endpoint", "plain-ep",
+    "--ttft-ms", "1", "--itl-ms", "0", "--job-duration-s", "0.3",
+  ], dir);
 });
 
 after(async () => {
   for (const c of clients) c.destroy();
-  // --exit-on-stdin-eof: closing stdin is enough to stop it.
-  const exited = new Promise((resolve) => mock.child.once("exit", (code) => resolve(code)));
-  mock.child.stdin.end();
-  assert.equal(await exited, 0);
+  await stopMock(mock);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -154,7 +166,9 @@ test("CloudWatch GetMetricData returns the invocations just made", async () => {
   const sum = (r) => r.Values.reduce((a, b) => a + b, 0);
   assert.equal(sum(byId.inv), 6);
   assert.equal(sum(byId.err), 1);
-  assert.ok(byId.lat.Values.every((v) => v >= 1000), "ModelLatency is in microseconds (TTFT 1 ms)");
+  // Microseconds: TTFT is 1 ms from receipt; ModelLatency starts when the handler took the
+  // request (OverheadLatency is the part before), so a value sits just under or over 1000.
+  assert.ok(byId.lat.Values.every((v) => v >= 500), "ModelLatency is in microseconds (TTFT 1 ms)");
   assert.ok(byId.lat.Timestamps.every((t) => t instanceof Date));
   assert.equal(byId.inv.StatusCode, "Complete");
   await assert.rejects(
@@ -210,16 +224,17 @@ test("workload configs: create, duplicate, validation, describe, list, delete", 
   await assert.rejects(sm.send(new DeleteAIWorkloadConfigCommand({ AIWorkloadConfigName: "wl-c" })), (e) => e.name === "ResourceNotFound");
 });
 
-async function waitForStatus(sm, name, wanted) {
-  for (let i = 0; i < 100; i++) {
+async function waitForStatus(sm, name, wanted, seconds = 90) {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
     const d = await sm.send(new DescribeAIBenchmarkJobCommand({ AIBenchmarkJobName: name }));
     if (wanted.includes(d.AIBenchmarkJobStatus)) return d;
+    if (Date.now() > deadline) throw new Error(`job ${name} never reached ${wanted} (now ${d.AIBenchmarkJobStatus})`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`job ${name} never reached ${wanted}`);
 }
 
-test("benchmark jobs: validation, InProgress, honest failure without a runner, stop, list, delete", async () => {
+test("benchmark jobs: validation, InProgress, a real run to Completed, stop, list, delete", async () => {
   const sm = make(SageMakerClient);
   const base = {
     AIWorkloadConfigIdentifier: "wl-1",
@@ -240,10 +255,10 @@ test("benchmark jobs: validation, InProgress, honest failure without a runner, s
   assert.equal(running.AIBenchmarkJobStatus, "InProgress");
   await assert.rejects(sm.send(new DeleteAIWorkloadConfigCommand({ AIWorkloadConfigName: "wl-1" })), (e) => e.name === "ResourceInUse");
   await assert.rejects(sm.send(new DeleteAIBenchmarkJobCommand({ AIBenchmarkJobName: "j1" })), (e) => e.name === "ValidationException");
-  // No runner is built in yet: the job must fail and say why, never pretend to complete.
+  // The runner benchmarks bench-ep/bench-ic for real (synthetic prompts: wl-1 names no input_file).
   const done = await waitForStatus(sm, "j1", ["Completed", "Failed"]);
-  assert.equal(done.AIBenchmarkJobStatus, "Failed");
-  assert.match(done.FailureReason, /no benchmark runner/);
+  assert.equal(done.FailureReason, undefined);
+  assert.equal(done.AIBenchmarkJobStatus, "Completed");
   assert.ok(done.EndTime >= done.StartTime);
 
   // A dataset channel with nothing under it fails the job with ClientError.
@@ -263,10 +278,194 @@ test("benchmark jobs: validation, InProgress, honest failure without a runner, s
   await assert.rejects(sm.send(new StopAIBenchmarkJobCommand({ AIBenchmarkJobName: "j-stop" })), (e) => e.name === "ValidationException");
 
   const failed = await sm.send(new ListAIBenchmarkJobsCommand({ StatusEquals: "Failed", SortBy: "Name", SortOrder: "Ascending" }));
-  assert.deepEqual(failed.AIBenchmarkJobs.map((j) => j.AIBenchmarkJobName), ["j-empty", "j1"]);
-  assert.equal(failed.AIBenchmarkJobs[1].AIWorkloadConfigName, "wl-1");
+  assert.deepEqual(failed.AIBenchmarkJobs.map((j) => j.AIBenchmarkJobName), ["j-empty"]);
+  const completed = await sm.send(new ListAIBenchmarkJobsCommand({ StatusEquals: "Completed" }));
+  assert.deepEqual(completed.AIBenchmarkJobs.map((j) => j.AIBenchmarkJobName), ["j1"]);
+  assert.equal(completed.AIBenchmarkJobs[0].AIWorkloadConfigName, "wl-1");
   await sm.send(new DeleteAIBenchmarkJobCommand({ AIBenchmarkJobName: "j1" }));
   await assert.rejects(sm.send(new DescribeAIBenchmarkJobCommand({ AIBenchmarkJobName: "j1" })), (e) => e.name === "ResourceNotFound");
 });
 
-test("a full benchmark job that completes with output.tar.gz", { todo: "needs the direct-backend job runner (mock_controlplane_set_runner)" }, () => {});
+// A tar reader of its own (ustar + pax path records), so the bundle is checked by code
+// that shares nothing with libarchive, which wrote it.
+function untar(buf) {
+  const files = new Map();
+  let off = 0;
+  let paxPath = null;
+  while (off + 512 <= buf.length) {
+    const h = buf.subarray(off, off + 512);
+    if (h.every((b) => b === 0)) break;
+    const field = (a, b) => h.subarray(a, b).toString("latin1").replace(/\0[\s\S]*$/, "");
+    let sum = 0;
+    for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 32 : h[i];
+    assert.equal(parseInt(field(148, 156).trim(), 8), sum, `header checksum at ${off}`);
+    assert.equal(field(257, 262), "ustar");
+    const prefix = field(345, 500);
+    let name = prefix ? `${prefix}/${field(0, 100)}` : field(0, 100);
+    const size = parseInt(field(124, 136).trim() || "0", 8);
+    const type = String.fromCharCode(h[156] || 48);
+    const data = buf.subarray(off + 512, off + 512 + size);
+    assert.equal(data.length, size, `entry ${name} is truncated`);
+    off += 512 + Math.ceil(size / 512) * 512;
+    if (type === "x") {
+      const m = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(data.toString("utf8"));
+      paxPath = m ? m[1] : null;
+      continue;
+    }
+    if (paxPath) name = paxPath;
+    paxPath = null;
+    files.set(name.replace(/\/$/, ""), { type, data });
+  }
+  return files;
+}
+
+async function fetchBundle(s3, bucket, key) {
+  const obj = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  const gz = Buffer.from(await obj.Body.transformToByteArray());
+  assert.equal(gz[0], 0x1f);
+  assert.equal(gz[1], 0x8b);
+  const files = untar(gunzipSync(gz));
+  // The system tar agrees on the member list (when there is one).
+  const tar = spawnSync("tar", ["-tzf", "-"], { input: gz });
+  if (tar.status === 0)
+    assert.deepEqual(tar.stdout.toString().trim().split("\n").map((n) => n.replace(/\/$/, "")).sort(), [...files.keys()].sort());
+  return files;
+}
+
+const PROMPTS = Array.from({ length: 24 }, (_, i) => JSON.stringify({ text: `Prompt ${i}: tell me about foxes and dogs`, output_length: 6 + (i % 5) })).join("\n") + "\n";
+
+async function stageDataset(s3, bucket, prefix) {
+  await s3.send(new CreateBucketCommand({ Bucket: bucket, CreateBucketConfiguration: { LocationConstraint: REGION } })).catch((e) => {
+    if (e.name !== "BucketAlreadyOwnedByYou") throw e;
+  });
+  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `${prefix}prompts.jsonl`, Body: PROMPTS }));
+}
+
+test("workload config -> benchmark job -> Completed -> output.tar.gz with the AIPerf bundle", async () => {
+  const s3 = make(S3Client, { forcePathStyle: true });
+  const sm = make(SageMakerClient);
+  await stageDataset(s3, "bench-in", "datasets/v1/");
+  const spec = {
+    benchmark: { type: "aiperf" },
+    parameters: {
+      custom_dataset_type: "single_turn", input_file: "/opt/ml/input/data/datasets/prompts.jsonl",
+      concurrency: 3, request_count: 18, streaming: true, random_seed: 7, extra_inputs: "ignore_eos:true",
+    },
+  };
+  await sm.send(new CreateAIWorkloadConfigCommand({
+    AIWorkloadConfigName: "wl-full",
+    AIWorkloadConfigs: { WorkloadSpec: { Inline: JSON.stringify(spec) } },
+    DatasetConfig: { InputDataConfig: [{ ChannelName: "datasets", DataSource: { S3DataSource: { S3Uri: "s3://bench-in/datasets/v1/" } } }] },
+  }));
+  await sm.send(new CreateAIBenchmarkJobCommand({
+    AIBenchmarkJobName: "full-1", AIWorkloadConfigIdentifier: "wl-full",
+    BenchmarkTarget: { Endpoint: { Identifier: "bench-ep", InferenceComponents: [{ Identifier: "bench-ic" }] } },
+    OutputConfig: { S3OutputLocation: "s3://bench-in/results" },
+    RoleArn: `arn:aws:iam::${ACCOUNT}:role/SageMakerRole`,
+  }));
+  const done = await waitForStatus(sm, "full-1", ["Completed", "Failed", "Stopped"]);
+  assert.equal(done.FailureReason, undefined);
+  assert.equal(done.AIBenchmarkJobStatus, "Completed");
+  const listed = await s3.send(new ListObjectsV2Command({ Bucket: "bench-in", Prefix: "results/" }));
+  assert.deepEqual(listed.Contents.map((o) => o.Key), ["results/full-1/output/output.tar.gz"]);
+  const files = await fetchBundle(s3, "bench-in", "results/full-1/output/output.tar.gz");
+  for (const f of ["profile_export_aiperf.json", "profile_export_aiperf.csv", "profile_export.jsonl", "inputs.json",
+    "outputs.json", "benchmark_summary.txt", "logs/aiperf.log"])
+    assert.ok(files.has(`output/${f}`), `output/${f} in ${[...files.keys()]}`);
+  assert.ok(!files.has("output/failure_reason.txt"));
+  for (const name of files.keys()) assert.match(name, /^output(\/|$)/);
+  const agg = JSON.parse(files.get("output/profile_export_aiperf.json").data.toString());
+  assert.equal(agg.request_count.avg, 18);
+  assert.ok(agg.time_to_first_token.avg > 0);
+  const records = files.get("output/profile_export.jsonl").data.toString().trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(records.length, 18);
+  const inputs = JSON.parse(files.get("output/inputs.json").data.toString());
+  const body = inputs.data[0].payloads[0];
+  assert.equal(body.ignore_eos, true);
+  assert.match(body.messages[0].content, /^Prompt \d+: tell me about foxes/);
+  const log = files.get("output/logs/aiperf.log").data.toString();
+  assert.match(log, /benchmark job full-1: endpoint bench-ep, inference component bench-ic/);
+  assert.match(log, /input_file \/opt\/ml\/input\/data\/datasets\/prompts\.jsonl is the staged /);
+});
+
+test("a concurrency list runs one level per concurrency_<N>/ folder", async () => {
+  const s3 = make(S3Client, { forcePathStyle: true });
+  const sm = make(SageMakerClient);
+  await stageDataset(s3, "bench-in", "datasets/v2/");
+  const spec = { benchmark: { type: "aiperf" }, parameters: { input_file: "/opt/ml/input/data/prompts/prompts.jsonl", concurrency: [1, 4], request_count: 8, streaming: false } };
+  await sm.send(new CreateAIWorkloadConfigCommand({
+    AIWorkloadConfigName: "wl-sweep", AIWorkloadConfigs: { WorkloadSpec: { Inline: JSON.stringify(spec) } },
+    DatasetConfig: { InputDataConfig: [{ ChannelName: "prompts", DataSource: { S3DataSource: { S3Uri: "s3://bench-in/datasets/v2/" } } }] },
+  }));
+  await sm.send(new CreateAIBenchmarkJobCommand({
+    AIBenchmarkJobName: "sweep-1", AIWorkloadConfigIdentifier: "wl-sweep",
+    BenchmarkTarget: { Endpoint: { Identifier: "plain-ep" } },
+    OutputConfig: { S3OutputLocation: "s3://bench-in/sweeps/" }, RoleArn: `arn:aws:iam::${ACCOUNT}:role/SageMakerRole`,
+  }));
+  const done = await waitForStatus(sm, "sweep-1", ["Completed", "Failed", "Stopped"]);
+  assert.equal(done.AIBenchmarkJobStatus, "Completed", done.FailureReason);
+  const files = await fetchBundle(s3, "bench-in", "sweeps/sweep-1/output/output.tar.gz");
+  for (const n of [1, 4]) {
+    const agg = JSON.parse(files.get(`output/concurrency_${n}/profile_export_aiperf.json`).data.toString());
+    assert.equal(agg.request_count.avg, 8);
+  }
+  assert.match(files.get("output/benchmark_summary.txt").data.toString(), /concurrency sweep of 2 levels/);
+  assert.ok(files.has("output/logs/aiperf.log"));
+});
+
+test("a bad WorkloadSpec fails the job with ClientError; StopAIBenchmarkJob stops a running benchmark", async () => {
+  const sm = make(SageMakerClient);
+  const create = (name, wl) => sm.send(new CreateAIBenchmarkJobCommand({
+    AIBenchmarkJobName: name, AIWorkloadConfigIdentifier: wl, BenchmarkTarget: { Endpoint: { Identifier: "plain-ep" } },
+    OutputConfig: { S3OutputLocation: "s3://bench-in/misc/" }, RoleArn: `arn:aws:iam::${ACCOUNT}:role/SageMakerRole`,
+  }));
+  await sm.send(new CreateAIWorkloadConfigCommand({
+    AIWorkloadConfigName: "wl-bad", AIWorkloadConfigs: { WorkloadSpec: { Inline: JSON.stringify({ benchmark: { type: "aiperf" }, parameters: { turbo_mode: 1 } }) } },
+  }));
+  await create("bad-1", "wl-bad");
+  const bad = await waitForStatus(sm, "bad-1", ["Failed", "Completed"]);
+  assert.equal(bad.AIBenchmarkJobStatus, "Failed");
+  assert.match(bad.FailureReason, /^ClientError: unknown WorkloadSpec parameter "turbo_mode"/);
+
+  await sm.send(new CreateAIWorkloadConfigCommand({
+    AIWorkloadConfigName: "wl-long", AIWorkloadConfigs: { WorkloadSpec: { Inline: JSON.stringify({ benchmark: { type: "aiperf" }, parameters: { concurrency: 2, benchmark_duration: 120 } }) } },
+  }));
+  await create("long-1", "wl-long");
+  await waitForStatus(sm, "long-1", ["InProgress"]);
+  await new Promise((r) => setTimeout(r, 700));
+  const t0 = Date.now();
+  await sm.send(new StopAIBenchmarkJobCommand({ AIBenchmarkJobName: "long-1" }));
+  const stopped = await waitForStatus(sm, "long-1", ["Stopped", "Failed", "Completed"], 30);
+  assert.equal(stopped.AIBenchmarkJobStatus, "Stopped");
+  assert.ok(Date.now() - t0 < 30000);
+});
+
+test("the 1% validity gate fails the job with AlgorithmError and still uploads the bundle", async () => {
+  const gate = await startMock(["--fault", "http-500:25%", "--seed", "3"]);
+  try {
+    const s3 = make(S3Client, { forcePathStyle: true, endpoint: gate.url });
+    const sm = make(SageMakerClient, { endpoint: gate.url });
+    await stageDataset(s3, "gate-in", "d/");
+    const spec = { benchmark: { type: "aiperf" }, parameters: { input_file: "/opt/ml/input/data/datasets/prompts.jsonl", concurrency: 2, request_count: 20 } };
+    await sm.send(new CreateAIWorkloadConfigCommand({
+      AIWorkloadConfigName: "wl-gate", AIWorkloadConfigs: { WorkloadSpec: { Inline: JSON.stringify(spec) } },
+      DatasetConfig: { InputDataConfig: [{ ChannelName: "datasets", DataSource: { S3DataSource: { S3Uri: "s3://gate-in/d/" } } }] },
+    }));
+    await sm.send(new CreateAIBenchmarkJobCommand({
+      AIBenchmarkJobName: "gate-1", AIWorkloadConfigIdentifier: "wl-gate", BenchmarkTarget: { Endpoint: { Identifier: "mock-endpoint" } },
+      OutputConfig: { S3OutputLocation: "s3://gate-in/out/" }, RoleArn: `arn:aws:iam::${ACCOUNT}:role/SageMakerRole`,
+    }));
+    const done = await waitForStatus(sm, "gate-1", ["Completed", "Failed", "Stopped"]);
+    assert.equal(done.AIBenchmarkJobStatus, "Failed");
+    const m = /AlgorithmError: Benchmark error rate (\d+\.\d+)% \((\d+)\/20\) exceeds maximum 1%/.exec(done.FailureReason);
+    assert.ok(m, done.FailureReason);
+    assert.ok(Number(m[2]) >= 1);
+    assert.ok(Math.abs(Number(m[1]) - (Number(m[2]) * 100) / 20) < 0.01);
+    const files = await fetchBundle(s3, "gate-in", "out/gate-1/output/output.tar.gz");
+    assert.ok(files.has("output/failure_reason.txt"));
+    const agg = JSON.parse(files.get("output/profile_export_aiperf.json").data.toString());
+    assert.equal(agg.error_request_count.avg, Number(m[2]));
+  } finally {
+    await stopMock(gate);
+  }
+});
