@@ -20,6 +20,11 @@ static const char *auth_lookup(void *user, const char *access_key_id) {
 }
 
 int mock_auth_check(mock_server *srv, mock_request *req, const char *service, mock_protocol proto) {
+    return mock_auth_check_in(srv, req, service, srv->opt.region, proto);
+}
+
+int mock_auth_check_in(mock_server *srv, mock_request *req, const char *service, const char *region,
+                       mock_protocol proto) {
     if (srv->opt.no_auth) return 0;
     smfw_sigv4_header stack_headers[64];
     smfw_sigv4_header *hs = stack_headers;
@@ -42,7 +47,7 @@ int mock_auth_check(mock_server *srv, mock_request *req, const char *service, mo
     };
     auth_keys keys = {&srv->opt};
     smfw_sigv4_verify_params params = {
-        .region = srv->opt.region,
+        .region = region,
         .service = service,
         .flags = proto == MOCK_PROTO_S3 ? SMFW_SIGV4_S3 : 0,
         .now = (int64_t)mock_now_unix(),
@@ -92,7 +97,7 @@ int mock_auth_check(mock_server *srv, mock_request *req, const char *service, mo
             status = 400;
             code = "AuthorizationHeaderMalformed";
             mock_buf_puts(&extra, "<Region>");
-            mock_buf_xml(&extra, srv->opt.region);
+            mock_buf_xml(&extra, region);
             mock_buf_puts(&extra, "</Region>");
         } else {
             code = query ? "SignatureDoesNotMatch" : "InvalidSignatureException";
@@ -134,4 +139,29 @@ int mock_auth_check(mock_server *srv, mock_request *req, const char *service, mo
     mock_aws_error(req, proto, status, code, message, extra.data);
     mock_buf_free(&extra);
     return -1;
+}
+
+int mock_sigv4_scope(const mock_request *req, char *region, size_t region_size, char *service,
+                     size_t service_size) {
+    /* Credential=AKID/20260101/us-east-1/sts/aws4_request (header) or X-Amz-Credential. */
+    const char *auth = mock_request_header(req, "Authorization");
+    const char *cred = auth ? strstr(auth, "Credential=") : NULL;
+    char decoded[512];
+    if (cred) {
+        cred += strlen("Credential=");
+        size_t n = strcspn(cred, ", ");
+        if (n >= sizeof decoded) return 0;
+        memcpy(decoded, cred, n);
+        decoded[n] = '\0';
+    } else if (!mock_form_get(req->query, "X-Amz-Credential", decoded, sizeof decoded)) {
+        return 0;
+    }
+    char *parts[5];
+    char *save = NULL, *t = strtok_r(decoded, "/", &save);
+    size_t k = 0;
+    for (; t && k < 5; t = strtok_r(NULL, "/", &save)) parts[k++] = t;
+    if (k != 5 || strcmp(parts[4], "aws4_request") != 0) return 0;
+    if (region) snprintf(region, region_size, "%s", parts[2]);
+    if (service) snprintf(service, service_size, "%s", parts[3]);
+    return 1;
 }

@@ -814,6 +814,15 @@ static void op_create_job(mock_controlplane *cp, mock_request *req, json_t *in) 
         cp_invalid(req, "tags", NULL, "Tags must be at most 50 {Key (1-128), Value (0-256)}");
         return;
     }
+    /* A role defined with --role must let SageMaker assume it (unknown roles are accepted). */
+    const mock_role *known = mock_find_role(opt, strrchr(role, '/') + 1);
+    if (known && strcmp(known->trust, "sagemaker.amazonaws.com") != 0) {
+        cp_error(req, "ValidationException",
+                 "Could not assume role %s. Please ensure that the role exists and allows "
+                 "principal 'sagemaker.amazonaws.com' to assume the role.",
+                 role);
+        return;
+    }
     if (cp_find_job(cp, name)) {
         cp_error(req, "ResourceInUse", "AI benchmark job %s already exists.", name);
         return;

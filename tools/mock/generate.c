@@ -10,6 +10,11 @@
  * Finalisation (ground truth, metrics, freeing) is deferred to the next
  * loop turn through the same timer, so it never runs inside the HTTP
  * layer's callbacks.
+ *
+ * --max-concurrency N: each endpoint (the OpenAI routes count as one) decodes
+ * at most N answers at once, like a server with N batch slots. A request that
+ * finds them all busy waits in a FIFO; its schedule (headers, TTFT, ITLs)
+ * starts when a slot frees, so queueing shows up in the client's TTFT.
  */
 #include "generate.h"
 
@@ -22,8 +27,14 @@
 
 #define GEN_MAX_HEADERS 16
 
+typedef struct gen_lane gen_lane;
+
 typedef struct mock_gen {
     mock_server *srv;
+    gen_lane *lane;         /* --max-concurrency lane, NULL without a limit */
+    int holds_slot;         /* counted in lane->active */
+    int queued;             /* waiting in lane's queue */
+    struct mock_gen *qnext; /* next in the queue */
     mock_request *req;
     mock_llm_answer ans;
     int streaming, eventstream, openai;
@@ -48,6 +59,67 @@ typedef struct mock_gen {
 } mock_gen;
 
 static void gen_timer_cb(evutil_socket_t fd, short what, void *arg);
+
+/* ---- decoding slots (--max-concurrency) -------------------------------------------------- */
+
+struct gen_lane {
+    char endpoint[80];
+    long active;
+    mock_gen *head, *tail;
+};
+
+struct mock_gen_slots {
+    gen_lane lanes[MOCK_MAX_NAMES + 1];
+    size_t count;
+};
+
+void mock_gen_slots_free(mock_gen_slots *slots) {
+    free(slots);
+}
+
+static gen_lane *lane_for(mock_server *srv, const char *endpoint) {
+    if (!srv->slots) {
+        srv->slots = calloc(1, sizeof *srv->slots);
+        if (!srv->slots) abort();
+    }
+    mock_gen_slots *sl = srv->slots;
+    for (size_t i = 0; i < sl->count; i++)
+        if (!strcmp(sl->lanes[i].endpoint, endpoint)) return &sl->lanes[i];
+    if (sl->count == MOCK_MAX_NAMES + 1) return NULL; /* cannot happen: endpoints are bounded */
+    gen_lane *l = &sl->lanes[sl->count++];
+    snprintf(l->endpoint, sizeof l->endpoint, "%s", endpoint);
+    return l;
+}
+
+static void gen_begin(mock_gen *g, int64_t base_ns);
+
+/* A slot freed: the oldest waiting answers start now. */
+static void lane_release(mock_server *srv, gen_lane *l) {
+    l->active--;
+    while (l->head && l->active < srv->opt.max_concurrency) {
+        mock_gen *next = l->head;
+        l->head = next->qnext;
+        if (!l->head) l->tail = NULL;
+        next->qnext = NULL;
+        next->queued = 0;
+        next->holds_slot = 1;
+        l->active++;
+        gen_begin(next, smfw_now_mono_ns());
+    }
+}
+
+static void lane_unqueue(gen_lane *l, mock_gen *g) {
+    mock_gen **pp = &l->head, *prev = NULL;
+    while (*pp && *pp != g) {
+        prev = *pp;
+        pp = &(*pp)->qnext;
+    }
+    if (!*pp) return;
+    *pp = g->qnext;
+    if (l->tail == g) l->tail = prev;
+    g->qnext = NULL;
+    g->queued = 0;
+}
 
 static int64_t gen_sample_ms(mock_server *srv, const mock_latency *l) {
     double v = mock_rng_normal(&srv->rng, l->mean_ms, l->stddev_ms);
@@ -84,6 +156,11 @@ static void gen_on_abort(mock_request *req, void *user) {
 static void gen_finalize(mock_gen *g) {
     mock_server *srv = g->srv;
     mock_request *req = g->req;
+    if (g->queued) lane_unqueue(g->lane, g); /* the client left while it waited */
+    if (g->holds_slot) {
+        g->holds_slot = 0;
+        lane_release(srv, g->lane);
+    }
     if (!g->streaming && g->truth.tokens > 0 && g->status == 200) {
         /* A buffered answer hands every token to the socket with its last byte. */
         g->truth.first_token_ns = g->truth.last_byte_ns;
@@ -397,18 +474,9 @@ void mock_gen_start(mock_server *srv, mock_request *req, const mock_gen_params *
     if (g->fault == MOCK_FAULT_EMPTY) a->tokens = 0;
     if (g->fault == MOCK_FAULT_REASONING_ONLY) a->reasoning_only = 1;
 
-    /* The schedule. */
-    g->due_ns = req->recv_ns + gen_sample_ms(srv, &srv->opt.ttft);
-    g->headers_ns = req->recv_ns;
-    if (g->fault == MOCK_FAULT_SLOW_HEADERS)
-        g->headers_ns += (int64_t)srv->opt.slow_headers_ms * 1000000;
     if (g->fault == MOCK_FAULT_STREAM_ERROR || g->fault == MOCK_FAULT_CORRUPT_CRC ||
         (g->fault == MOCK_FAULT_DROP && p->streaming))
         g->fault_at = a->tokens / 2; /* mid-stream (or at once for 0-1 token answers) */
-    if (!p->streaming) {
-        /* Buffered: the body is ready when the last token would have been generated. */
-        for (long k = 1; k < a->tokens; k++) g->due_ns += gen_sample_ms(srv, &srv->opt.itl);
-    }
 
     switch (g->fault) {
     case MOCK_FAULT_HTTP_500:
@@ -426,6 +494,36 @@ void mock_gen_start(mock_server *srv, mock_request *req, const mock_gen_params *
         return;
     default:
         break;
+    }
+    if (srv->opt.max_concurrency > 0) {
+        g->lane = lane_for(srv, g->truth.endpoint);
+        if (g->lane && g->lane->active >= srv->opt.max_concurrency) {
+            g->queued = 1;
+            if (g->lane->tail)
+                g->lane->tail->qnext = g;
+            else
+                g->lane->head = g;
+            g->lane->tail = g;
+            return;
+        }
+        if (g->lane) {
+            g->lane->active++;
+            g->holds_slot = 1;
+        }
+    }
+    gen_begin(g, req->recv_ns);
+}
+
+/* The schedule, from base_ns (receipt, or when a decoding slot freed), then the first step. */
+static void gen_begin(mock_gen *g, int64_t base_ns) {
+    mock_server *srv = g->srv;
+    g->due_ns = base_ns + gen_sample_ms(srv, &srv->opt.ttft);
+    g->headers_ns = base_ns;
+    if (g->fault == MOCK_FAULT_SLOW_HEADERS)
+        g->headers_ns += (int64_t)srv->opt.slow_headers_ms * 1000000;
+    if (!g->streaming) {
+        /* Buffered: the body is ready when the last token would have been generated. */
+        for (long k = 1; k < g->ans.tokens; k++) g->due_ns += gen_sample_ms(srv, &srv->opt.itl);
     }
     gen_timer_cb(-1, EV_TIMEOUT, g);
 }

@@ -67,6 +67,7 @@ int main(int argc, char **argv) {
     unsetenv("AWS_SESSION_TOKEN");
     unsetenv("AWS_SECURITY_TOKEN");
     srv.rng.s = srv.opt.seed;
+    srv.started_unix = mock_now_unix();
 
     if (!srv.opt.state_dir) {
         char tmpl[] = "/tmp/smfw-mock.XXXXXX";
@@ -133,6 +134,7 @@ out:
     if (sigterm) event_free(sigterm);
     if (sigint) event_free(sigint);
     mock_http_server_free(srv.http);
+    mock_gen_slots_free(srv.slots);
     mock_controlplane_free(srv.cp); /* stops and joins running jobs first */
     mock_runner_free(runner);
     mock_s3_free(srv.s3);

@@ -44,6 +44,18 @@ typedef enum mock_split_mode {
     MOCK_SPLIT_LINE        /* one PayloadPart per SSE event */
 } mock_split_mode;
 
+/* An IAM role (--role NAME[:PRINCIPAL|none]). */
+typedef struct mock_role {
+    char *name;
+    char *trust; /* service principal its trust policy allows; "" = none */
+} mock_role;
+
+/* A scalable target (--autoscaling NAME:MIN:MAX): endpoint or inference component. */
+typedef struct mock_scaling {
+    char *name;
+    long min, max;
+} mock_scaling;
+
 typedef struct mock_options {
     char host[64];
     int port;
@@ -72,6 +84,11 @@ typedef struct mock_options {
     char model[128];
     double job_duration_s; /* the least time a benchmark job stays InProgress */
     char *sharegpt_file;   /* ShareGPT JSON for jobs with public_dataset: sharegpt */
+    mock_role roles[MOCK_MAX_NAMES];
+    size_t role_count;
+    mock_scaling scaling[MOCK_MAX_NAMES];
+    size_t scaling_count;
+    long max_concurrency; /* requests decoded at once per endpoint; 0 = no limit */
 } mock_options;
 
 /* Parse argv (and a --config file's [mock] section). Returns 0, 1 (exit 0: --help) or -1. */
@@ -83,6 +100,7 @@ int mock_has_component(const mock_options *opt, const char *name);
 /* Endpoint hosting a component (NULL when unknown); whether an endpoint hosts any. */
 const char *mock_component_endpoint(const mock_options *opt, const char *component);
 int mock_endpoint_has_components(const mock_options *opt, const char *endpoint);
+const mock_role *mock_find_role(const mock_options *opt, const char *name); /* iam.c */
 
 /* ---- utilities (util.c) ------------------------------------------------------------------ */
 
@@ -121,6 +139,7 @@ typedef struct mock_groundtruth mock_groundtruth;
 typedef struct mock_metrics mock_metrics;
 typedef struct mock_s3 mock_s3;
 typedef struct mock_controlplane mock_controlplane;
+typedef struct mock_gen_slots mock_gen_slots;
 
 typedef struct mock_server {
     mock_options opt;
@@ -131,8 +150,10 @@ typedef struct mock_server {
     mock_metrics *metrics;
     mock_s3 *s3;
     mock_controlplane *cp;
+    mock_gen_slots *slots; /* --max-concurrency queues (generate.c) */
     uint64_t fault_counts[MOCK_FAULT_COUNT];
     uint64_t requests;
+    double started_unix;
 } mock_server;
 
 /* ---- routing and AWS error shapes (router.c, errors.c, auth.c) ---------------------------- */
@@ -157,6 +178,12 @@ void mock_json_reply(mock_request *req, const char *content_type, json_t *body);
 
 /* Verify SigV4 for `service`; on failure answers with the protocol's error and returns -1. */
 int mock_auth_check(mock_server *srv, mock_request *req, const char *service, mock_protocol proto);
+/* The same with another scope region (IAM is global: always signed for us-east-1). */
+int mock_auth_check_in(mock_server *srv, mock_request *req, const char *service, const char *region,
+                       mock_protocol proto);
+/* Region and service of the request's SigV4 credential scope; 0 when it has none. */
+int mock_sigv4_scope(const mock_request *req, char *region, size_t region_size, char *service,
+                     size_t service_size);
 
 /* ---- faults (faults.c) ------------------------------------------------------------------- */
 
@@ -207,6 +234,8 @@ void mock_openai_handle(mock_server *srv, mock_request *req);
 void mock_sts_handle(mock_server *srv, mock_request *req);
 void mock_s3_handle(mock_server *srv, mock_request *req);
 void mock_controlplane_handle(mock_server *srv, mock_request *req, const char *op);
+void mock_iam_handle(mock_server *srv, mock_request *req, const char *action);
+void mock_autoscaling_handle(mock_server *srv, mock_request *req, const char *op);
 
 mock_s3 *mock_s3_new(const char *state_dir, const char *region, char *err, size_t err_size);
 void mock_s3_free(mock_s3 *s3);
@@ -216,6 +245,8 @@ int mock_s3_put(mock_s3 *s3, const char *bucket, const char *key, const void *da
                 const char *content_type);
 /* Keys under a prefix, sorted; returns a malloc'd array of malloc'd strings. */
 size_t mock_s3_list(mock_s3 *s3, const char *bucket, const char *prefix, char ***keys);
+
+void mock_gen_slots_free(mock_gen_slots *slots); /* generate.c */
 
 mock_controlplane *mock_controlplane_new(mock_server *srv, char *err, size_t err_size);
 void mock_controlplane_free(mock_controlplane *cp);

@@ -37,6 +37,17 @@ static const mock_flag mock_flags[] = {
     {"inference-component", "NAME",
      "an InService inference component on the endpoint named last before it (repeatable); "
      "invocations of that endpoint must then name a component"},
+    {"role", "NAME[:PRINCIPAL]",
+     "an IAM role for GetRole/ListRoles (repeatable; default SageMakerExecutionRole). Its trust "
+     "policy allows PRINCIPAL (default sagemaker.amazonaws.com; \"none\": trusts nobody), and a "
+     "benchmark job whose RoleArn names a role that does not trust sagemaker.amazonaws.com is "
+     "refused"},
+    {"autoscaling", "NAME:MIN:MAX",
+     "register an Application Auto Scaling target for endpoint (AllTraffic variant) or inference "
+     "component NAME with that capacity range (repeatable; default none)"},
+    {"max-concurrency", "N",
+     "decode at most N requests at once per endpoint; later ones queue and their TTFT starts "
+     "when a slot frees (default 0: no limit)"},
     {"ttft-ms", "MEAN[:STDDEV]", "time to first token, normal distribution (default 20:0)"},
     {"itl-ms", "MEAN[:STDDEV]", "inter-token latency, normal distribution (default 5:0)"},
     {"output-tokens", "N",
@@ -133,7 +144,7 @@ static int parse_bool(const char *v) {
 
 /* Apply one option (flag or config key). Returns 0, or -1 with err filled. */
 static int apply(mock_options *opt, const char *name, const char *value, int *explicit_endpoints,
-                 char *err, size_t err_size) {
+                 int *explicit_roles, char *err, size_t err_size) {
     char *end;
     if (!strcmp(name, "listen")) {
         const char *colon = strrchr(value, ':');
@@ -248,6 +259,62 @@ static int apply(mock_options *opt, const char *name, const char *value, int *ex
     } else if (!strcmp(name, "ground-truth")) {
         free(opt->ground_truth);
         opt->ground_truth = strdup(value);
+    } else if (!strcmp(name, "role")) {
+        if (!*explicit_roles) {
+            for (size_t i = 0; i < opt->role_count; i++) {
+                free(opt->roles[i].name);
+                free(opt->roles[i].trust);
+            }
+            opt->role_count = 0;
+            *explicit_roles = 1;
+        }
+        char *copy = strdup(value), *save = NULL;
+        if (!copy) abort();
+        for (char *tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+            char *colon = strchr(tok, ':');
+            if (colon) *colon = '\0';
+            size_t n = strlen(tok);
+            if (opt->role_count == MOCK_MAX_NAMES || n == 0 || n > 64 ||
+                strspn(tok,
+                       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+=,.@_-") !=
+                    n ||
+                (colon && !colon[1])) {
+                snprintf(err, err_size,
+                         "--role wants NAME[:PRINCIPAL] (NAME 1-64 of [A-Za-z0-9+=,.@_-]), got "
+                         "\"%s\"",
+                         value);
+                free(copy);
+                return -1;
+            }
+            const char *trust = colon ? colon + 1 : "sagemaker.amazonaws.com";
+            if (!strcmp(trust, "none")) trust = "";
+            opt->roles[opt->role_count].name = strdup(tok);
+            opt->roles[opt->role_count].trust = strdup(trust);
+            opt->role_count++;
+        }
+        free(copy);
+    } else if (!strcmp(name, "autoscaling")) {
+        char nm[128];
+        long lo, hi;
+        int used = 0;
+        if (opt->scaling_count == MOCK_MAX_NAMES ||
+            sscanf(value, "%127[^:]:%ld:%ld%n", nm, &lo, &hi, &used) != 3 || value[used] ||
+            !mock_name_valid(nm, 63) || lo < 0 || hi < lo) {
+            snprintf(err, err_size,
+                     "--autoscaling wants NAME:MIN:MAX with 0 <= MIN <= MAX, got \"%s\"", value);
+            return -1;
+        }
+        opt->scaling[opt->scaling_count].name = strdup(nm);
+        opt->scaling[opt->scaling_count].min = lo;
+        opt->scaling[opt->scaling_count].max = hi;
+        opt->scaling_count++;
+    } else if (!strcmp(name, "max-concurrency")) {
+        long n = strtol(value, &end, 10);
+        if (*end || n < 0 || n > 1000000) {
+            snprintf(err, err_size, "--max-concurrency wants 0-1000000, got \"%s\"", value);
+            return -1;
+        }
+        opt->max_concurrency = n;
     } else if (!strcmp(name, "sharegpt-file")) {
         free(opt->sharegpt_file);
         opt->sharegpt_file = strdup(value);
@@ -277,6 +344,7 @@ static int apply(mock_options *opt, const char *name, const char *value, int *ex
 typedef struct mock_ini_ctx {
     mock_options *opt;
     int *explicit_endpoints;
+    int *explicit_roles;
     char *err;
     size_t err_size;
     const char *path;
@@ -293,7 +361,8 @@ static int mock_ini_handler(void *user, const char *section, const char *name, c
         return 0;
     }
     char inner[512];
-    if (apply(ctx->opt, name, value, ctx->explicit_endpoints, inner, sizeof inner) != 0) {
+    if (apply(ctx->opt, name, value, ctx->explicit_endpoints, ctx->explicit_roles, inner,
+              sizeof inner) != 0) {
         snprintf(ctx->err, ctx->err_size, "%s: [mock] %s: %s", ctx->path, name, inner);
         ctx->failed = 1;
         return 0;
@@ -316,7 +385,10 @@ int mock_options_parse(mock_options *opt, int argc, char **argv, char *err, size
     opt->slow_headers_ms = 1000;
     opt->seed = 1;
     opt->job_duration_s = 0;
-    int explicit_endpoints = 0;
+    int explicit_endpoints = 0, explicit_roles = 0;
+    opt->roles[0].name = strdup("SageMakerExecutionRole");
+    opt->roles[0].trust = strdup("sagemaker.amazonaws.com");
+    opt->role_count = 1;
 
     /* Long options: "--name value", "--name=value", booleans without a value. */
     const char *config = NULL;
@@ -325,7 +397,7 @@ int mock_options_parse(mock_options *opt, int argc, char **argv, char *err, size
         if (!strncmp(argv[i], "--config=", 9)) config = argv[i] + 9;
     }
     if (config) {
-        mock_ini_ctx ctx = {opt, &explicit_endpoints, err, err_size, config, 0};
+        mock_ini_ctx ctx = {opt, &explicit_endpoints, &explicit_roles, err, err_size, config, 0};
         int rc = ini_parse(config, mock_ini_handler, &ctx);
         if (ctx.failed) return -1;
         if (rc < 0) {
@@ -372,11 +444,21 @@ int mock_options_parse(mock_options *opt, int argc, char **argv, char *err, size
             return -1;
         }
         if (!strcmp(name, "config")) continue;
-        if (apply(opt, name, value, &explicit_endpoints, err, err_size) != 0) return -1;
+        if (apply(opt, name, value, &explicit_endpoints, &explicit_roles, err, err_size) != 0)
+            return -1;
     }
     if (opt->component_count && opt->endpoint_count == 0) {
         snprintf(err, err_size, "inference components need an endpoint");
         return -1;
+    }
+    for (size_t i = 0; i < opt->scaling_count; i++) {
+        if (!mock_has_endpoint(opt, opt->scaling[i].name) &&
+            !mock_has_component(opt, opt->scaling[i].name)) {
+            snprintf(err, err_size,
+                     "--autoscaling %s: no endpoint or inference component of that name",
+                     opt->scaling[i].name);
+            return -1;
+        }
     }
     return 0;
 }
@@ -390,6 +472,11 @@ void mock_options_free(mock_options *opt) {
     free(opt->ground_truth);
     free(opt->state_dir);
     free(opt->sharegpt_file);
+    for (size_t i = 0; i < opt->role_count; i++) {
+        free(opt->roles[i].name);
+        free(opt->roles[i].trust);
+    }
+    for (size_t i = 0; i < opt->scaling_count; i++) free(opt->scaling[i].name);
     memset(opt, 0, sizeof *opt);
 }
 

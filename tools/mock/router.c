@@ -3,8 +3,10 @@
  *
  * Everything shares one port, as a single --endpoint-url does for the SDKs:
  * /endpoints/... is SageMaker Runtime, /v1/... OpenAI, POST / is told apart
- * by X-Amz-Target (SageMaker control plane, CloudWatch) or by a form body
- * (STS), and every other path is S3 in path style.
+ * by X-Amz-Target (SageMaker control plane, CloudWatch, Application Auto
+ * Scaling) or, for a form body (awsQuery), by the service of the SigV4
+ * credential scope (sts, iam; the Action when unsigned), and every other
+ * path is S3 in path style.
  */
 #include "mock.h"
 
@@ -64,6 +66,8 @@ void mock_route(mock_request *req, void *server) {
         if (!strncmp(target, "SageMaker.", 10)) {
             if (mock_auth_check(srv, req, "sagemaker", MOCK_PROTO_JSON) != 0) return;
             mock_controlplane_handle(srv, req, target + 10);
+        } else if (!strncmp(target, "AnyScaleFrontendService.", 24)) {
+            mock_autoscaling_handle(srv, req, target + 24);
         } else if (!strncmp(target, "GraniteServiceVersion20100801.", 30)) {
             if (mock_auth_check(srv, req, "monitoring", MOCK_PROTO_JSON) != 0) return;
             mock_cloudwatch_handle(srv, req, target + 30);
@@ -76,13 +80,17 @@ void mock_route(mock_request *req, void *server) {
     const char *ct = mock_request_header(req, "Content-Type");
     if (!strcmp(req->path, "/") && !strcmp(req->method, "POST") && ct &&
         !strncasecmp(ct, "application/x-www-form-urlencoded", 33)) {
-        char action[64];
-        if (mock_form_get((const char *)req->body, "Action", action, sizeof action) &&
-            !strcmp(action, "GetCallerIdentity")) {
+        char action[64] = "", service[64] = "";
+        mock_form_get((const char *)req->body, "Action", action, sizeof action);
+        if (!mock_sigv4_scope(req, NULL, 0, service, sizeof service))
+            snprintf(service, sizeof service, "%s",
+                     !strcmp(action, "GetRole") || !strcmp(action, "ListRoles") ? "iam" : "sts");
+        if (!strcmp(service, "iam")) {
+            mock_iam_handle(srv, req, action);
+        } else if (!strcmp(action, "GetCallerIdentity")) {
             if (mock_auth_check(srv, req, "sts", MOCK_PROTO_QUERY) != 0) return;
             mock_sts_handle(srv, req);
-        } else if (mock_form_get((const char *)req->body, "Action", action, sizeof action) &&
-                   !strcmp(action, "GetMetricData")) {
+        } else if (!strcmp(action, "GetMetricData")) {
             mock_aws_error(req, MOCK_PROTO_QUERY, 400, "InvalidAction",
                            "smfw-mock serves CloudWatch over awsJson 1.0 only", NULL);
         } else {

@@ -714,6 +714,13 @@ static void s3_delete_object(mock_s3 *s3, mock_request *req, s3_bucket *b, const
 
 void mock_s3_handle(mock_server *srv, mock_request *req) {
     if (mock_auth_check(srv, req, "s3", MOCK_PROTO_S3) != 0) return;
+    /* Every bucket belongs to the mock's account; a caller expecting another owner is refused,
+       as S3 does (the managed backend sends this header for the default bucket). */
+    const char *owner = mock_request_header(req, "x-amz-expected-bucket-owner");
+    if (owner && strcmp(owner, srv->opt.account_id) != 0) {
+        s3_error(req, 403, "AccessDenied", "Access Denied", NULL, NULL);
+        return;
+    }
     mock_s3 *s3 = srv->s3;
     const char *p = req->path;
     if (p[0] != '/' || p[1] == '\0') {

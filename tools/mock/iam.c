@@ -1,0 +1,170 @@
+/*
+ * iam.c - IAM GetRole and ListRoles (awsQuery XML, aws-wire.md style): the
+ * roles defined with --role, each with an AssumeRolePolicyDocument that
+ * trusts one service principal (URL-encoded JSON, as IAM returns it). IAM is
+ * a global service: requests are signed for us-east-1 whatever --region is
+ * (an SDK given an endpoint override signs with its client region: accepted).
+ */
+#include "mock.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define IAM_NS "https://iam.amazonaws.com/doc/2010-05-08/"
+
+/* RFC 3986 percent-encoding, as IAM encodes the policy document. */
+static void url_encode(mock_buf *b, const char *s) {
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+            *p == '-' || *p == '_' || *p == '.' || *p == '~')
+            mock_buf_add(b, p, 1);
+        else
+            mock_buf_printf(b, "%%%02X", *p);
+    }
+}
+
+/* A stable role id: "AROA" + 17 characters from the name. */
+static void role_id(const char *name, char out[22]) {
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    uint64_t h = 1469598103934665603ULL;
+    for (const char *p = name; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    memcpy(out, "AROA", 4);
+    for (int i = 0; i < 17; i++) {
+        out[4 + i] = alphabet[h & 31];
+        h = (h >> 5) | (h << 59);
+        h *= 0x9E3779B97F4A7C15ULL;
+    }
+    out[21] = '\0';
+}
+
+static void role_xml(mock_server *srv, const mock_role *r, mock_buf *x) {
+    char id[22], created[32];
+    role_id(r->name, id);
+    mock_iso8601(srv->started_unix, created, 0);
+    mock_buf_puts(x, "<Path>/</Path><RoleName>");
+    mock_buf_xml(x, r->name);
+    mock_buf_printf(x, "</RoleName><RoleId>%s</RoleId><Arn>arn:aws:iam::", id);
+    mock_buf_xml(x, srv->opt.account_id);
+    mock_buf_puts(x, ":role/");
+    mock_buf_xml(x, r->name);
+    mock_buf_printf(x, "</Arn><CreateDate>%s</CreateDate><AssumeRolePolicyDocument>", created);
+    mock_buf policy = {0};
+    if (r->trust[0])
+        mock_buf_printf(&policy,
+                        "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\","
+                        "\"Principal\":{\"Service\":\"%s\"},\"Action\":\"sts:AssumeRole\"}]}",
+                        r->trust);
+    else
+        mock_buf_puts(&policy, "{\"Version\":\"2012-10-17\",\"Statement\":[]}");
+    mock_buf enc = {0};
+    url_encode(&enc, policy.data);
+    mock_buf_xml(x, enc.data);
+    mock_buf_free(&enc);
+    mock_buf_free(&policy);
+    mock_buf_puts(x, "</AssumeRolePolicyDocument><MaxSessionDuration>3600</MaxSessionDuration>");
+}
+
+static void iam_reply(mock_request *req, const char *op, mock_buf *result) {
+    char rid[37], rid_h[64];
+    mock_new_request_id(rid);
+    mock_buf x = {0};
+    mock_buf_printf(&x, "<%sResponse xmlns=\"" IAM_NS "\"><%sResult>", op, op);
+    mock_buf_add(&x, result->data ? result->data : "", result->len);
+    mock_buf_printf(&x,
+                    "</%sResult><ResponseMetadata><RequestId>%s</RequestId></ResponseMetadata>"
+                    "</%sResponse>",
+                    op, rid, op);
+    snprintf(rid_h, sizeof rid_h, "x-amzn-RequestId: %s", rid);
+    const char *h[] = {"Content-Type: text/xml", rid_h, NULL};
+    mock_respond(req, 200, h, x.data, x.len);
+    mock_buf_free(&x);
+    mock_request_finish(req);
+}
+
+const mock_role *mock_find_role(const mock_options *opt, const char *name) {
+    for (size_t i = 0; i < opt->role_count; i++)
+        if (!strcmp(opt->roles[i].name, name)) return &opt->roles[i];
+    return NULL;
+}
+
+static void iam_get_role(mock_server *srv, mock_request *req) {
+    char name[128];
+    if (!mock_form_get((const char *)req->body, "RoleName", name, sizeof name) || !name[0]) {
+        mock_aws_error(req, MOCK_PROTO_QUERY, 400, "ValidationError",
+                       "1 validation error detected: Value null at 'roleName' failed to satisfy "
+                       "constraint: Member must not be null",
+                       NULL);
+        return;
+    }
+    const mock_role *r = mock_find_role(&srv->opt, name);
+    if (!r) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "The role with name %s cannot be found.", name);
+        mock_aws_error(req, MOCK_PROTO_QUERY, 404, "NoSuchEntity", msg, NULL);
+        return;
+    }
+    mock_buf res = {0};
+    mock_buf_puts(&res, "<Role>");
+    role_xml(srv, r, &res);
+    mock_buf_puts(&res, "</Role>");
+    iam_reply(req, "GetRole", &res);
+    mock_buf_free(&res);
+}
+
+static void iam_list_roles(mock_server *srv, mock_request *req) {
+    const char *body = (const char *)req->body;
+    char text[64], prefix[512] = "/";
+    long max = 100, start = 0;
+    if (mock_form_get(body, "MaxItems", text, sizeof text)) {
+        char *end;
+        max = strtol(text, &end, 10);
+        if (*end || max < 1 || max > 1000) {
+            mock_aws_error(req, MOCK_PROTO_QUERY, 400, "ValidationError",
+                           "1 validation error detected: Value at 'maxItems' failed to satisfy "
+                           "constraint: Member must have value between 1 and 1000",
+                           NULL);
+            return;
+        }
+    }
+    if (mock_form_get(body, "Marker", text, sizeof text)) {
+        char *end;
+        start = strtol(text, &end, 10);
+        if (*end || start < 0 || (size_t)start > srv->opt.role_count) {
+            mock_aws_error(req, MOCK_PROTO_QUERY, 400, "ValidationError", "Invalid Marker.", NULL);
+            return;
+        }
+    }
+    mock_form_get(body, "PathPrefix", prefix, sizeof prefix);
+    int path_ok = !strncmp("/", prefix, strlen(prefix)); /* every role's path is "/" */
+    mock_buf res = {0};
+    mock_buf_puts(&res, "<Roles>");
+    long i = start;
+    for (; path_ok && i < (long)srv->opt.role_count && i < start + max; i++) {
+        mock_buf_puts(&res, "<member>");
+        role_xml(srv, &srv->opt.roles[i], &res);
+        mock_buf_puts(&res, "</member>");
+    }
+    mock_buf_puts(&res, "</Roles>");
+    if (path_ok && i < (long)srv->opt.role_count)
+        mock_buf_printf(&res, "<IsTruncated>true</IsTruncated><Marker>%ld</Marker>", i);
+    else
+        mock_buf_puts(&res, "<IsTruncated>false</IsTruncated>");
+    iam_reply(req, "ListRoles", &res);
+    mock_buf_free(&res);
+}
+
+void mock_iam_handle(mock_server *srv, mock_request *req, const char *action) {
+    /* IAM's scope region is us-east-1 (libsmfw and SDKs on the real endpoint sign so); an SDK
+       given an endpoint override signs with its own region instead, so that one passes too. */
+    char region[64] = "";
+    mock_sigv4_scope(req, region, sizeof region, NULL, 0);
+    const char *want = !strcmp(region, srv->opt.region) ? srv->opt.region : "us-east-1";
+    if (mock_auth_check_in(srv, req, "iam", want, MOCK_PROTO_QUERY) != 0) return;
+    if (!strcmp(action, "GetRole"))
+        iam_get_role(srv, req);
+    else if (!strcmp(action, "ListRoles"))
+        iam_list_roles(srv, req);
+    else
+        mock_aws_error(req, MOCK_PROTO_QUERY, 400, "InvalidAction",
+                       "smfw-mock emulates IAM GetRole and ListRoles only.", NULL);
+}
