@@ -177,7 +177,8 @@ static smfw_status check_shards(const smfw_results *const *parts, const char *co
             if (l < sizeof missing - 16)
                 snprintf(missing + l, sizeof missing - l, "%s%u/%u", l ? ", " : "", k, first.count);
         }
-        if (missing[0] && !o->allow_partial)
+        /* One folder alone is a recomputation of that shard, not a merge of the run. */
+        if (missing[0] && !o->allow_partial && n > 1)
             st = smfw_error_set(err, SMFW_ERR_CONFIG,
                                 "shard%s %s missing: the merge would not be the whole run "
                                 "(--allow-partial merges what is there)",
@@ -288,7 +289,8 @@ smfw_status smfw_results_merge(const smfw_results *const *parts, const char *con
             mi->request_count_target += p->request_count_target;
         }
     }
-    if (!rep.shard_count) {
+    if (n == 1) smfw_results_set_string(&mi->shard, f->shard);
+    if (!rep.shard_count || n == 1) {
         mi->concurrency = f->concurrency;
         mi->request_rate = f->request_rate;
         mi->request_count_target = f->request_count_target;

@@ -49,7 +49,8 @@ typedef struct smfw_merge_report {
  * x_request_id was already taken is dropped and counted. The merged run
  * info comes from the first part, with shard cleared, concurrency, request
  * rate and request budget summed over shards, and the wall-clock window
- * spanning every part.
+ * spanning every part. A single part is a recomputation of that folder: it
+ * keeps its shard label, and the other shards are not required.
  */
 SMFW_API smfw_status smfw_results_merge(const smfw_results *const *parts, const char *const *labels,
                                         size_t n, const smfw_merge_options *opts,

@@ -189,6 +189,12 @@ START_TEST(merge_refuses_what_is_not_one_run) {
     ck_assert_int_eq(smfw_results_merge(two, NULL, 2, &o, &m, &rep, &err), SMFW_OK);
     ck_assert_uint_eq(rep.n_records, sh[0]->n_records + sh[2]->n_records);
     smfw_results_free(m);
+    /* one shard alone is a recomputation of that shard */
+    const smfw_results *one[] = {sh[1]};
+    ck_assert_int_eq(smfw_results_merge(one, NULL, 1, NULL, &m, &rep, &err), SMFW_OK);
+    ck_assert_str_eq(m->info.shard, "2/3");
+    ck_assert_int_eq(m->info.concurrency, sh[1]->info.concurrency);
+    smfw_results_free(m);
     /* the same shard twice */
     const smfw_results *dup[] = {sh[0], sh[1], sh[1]};
     const char *labels[] = {"a", "b", "c"};
