@@ -207,10 +207,12 @@ smfw_status smfw_cloudwatch_add_response(smfw_cw_report *r, const char *text, sm
         json_t *v;
         json_array_foreach(vs, k, v) {
             if (!json_is_number(v)) {
+                /* id points into root: format the message before releasing it */
+                smfw_status st =
+                    smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                   "CloudWatch GetMetricData: %s value %zu is not a number", id, k);
                 json_decref(root);
-                return smfw_error_set(err, SMFW_ERR_PROTOCOL,
-                                      "CloudWatch GetMetricData: %s value %zu is not a number", id,
-                                      k);
+                return st;
             }
             double x = json_number_value(v);
             if (acc->n[s] == 0 || x > acc->max[s]) acc->max[s] = x;
