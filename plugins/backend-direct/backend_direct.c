@@ -10,9 +10,14 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -165,6 +170,8 @@ static smfw_status build_payloads(const direct_options *o, const smfw_prompt_set
 /* ---- run loop ------------------------------------------------------------------ */
 
 #define TTFT_RING 512
+/* Completions the recorder takes at a time: small, so the end of a phase waits little for it. */
+#define RECORDER_BATCH 16
 
 typedef struct run_state {
     direct_engine *eng;
@@ -174,8 +181,11 @@ typedef struct run_state {
     int64_t total;
     double total_s;
     int64_t start_ns;
+    pthread_mutex_t ring_lock; /* ttft ring: written by the recorder, read by progress */
     double ttft_ring[TTFT_RING];
     size_t ttft_n, ttft_pos;
+    pthread_t recorder;
+    _Atomic int recorder_stop;
     int64_t done_hist[32]; /* done counts at 100 ms ticks for the recent rate */
     int64_t hist_ns[32];
     size_t hist_pos, hist_n;
@@ -216,25 +226,32 @@ static void progress_tick(run_state *rs, int force) {
     double dt = (double)(now - rs->hist_ns[oldest]) / 1e9;
     p.requests_per_s = dt > 0 ? (double)(done - rs->done_hist[oldest]) / dt : 0;
     p.ttft_p50_ms = -1;
-    if (rs->ttft_n) {
-        double tmp[TTFT_RING];
-        memcpy(tmp, rs->ttft_ring, rs->ttft_n * sizeof *tmp);
-        qsort(tmp, rs->ttft_n, sizeof *tmp, cmp_double);
-        p.ttft_p50_ms = smfw_percentile_linear(tmp, rs->ttft_n, 50);
+    double tmp[TTFT_RING];
+    pthread_mutex_lock(&rs->ring_lock);
+    size_t n_ttft = rs->ttft_n;
+    memcpy(tmp, rs->ttft_ring, n_ttft * sizeof *tmp);
+    pthread_mutex_unlock(&rs->ring_lock);
+    if (n_ttft) {
+        qsort(tmp, n_ttft, sizeof *tmp, cmp_double);
+        p.ttft_p50_ms = smfw_percentile_linear(tmp, n_ttft, 50);
     }
     rs->run->progress(rs->run->progress_user, &p);
 }
 
-static void drain(run_state *rs, int wait_ms) {
+/* Write finished requests: the JSONL record (flushed per record: a crash keeps every finished
+ * request), outputs.json, the counters. Takes at most `max` (0 = all) completions. */
+static size_t drain(run_state *rs, size_t max, int wait_ms) {
     direct_completion *c = NULL;
-    size_t n = direct_engine_take(rs->eng, &c, wait_ms);
+    size_t n = direct_engine_take(rs->eng, &c, max, wait_ms);
     for (size_t i = 0; i < n; i++) {
         direct_completion *x = &c[i];
         if (!x->warmup) {
             if (x->ttft_ms >= 0) {
+                pthread_mutex_lock(&rs->ring_lock);
                 rs->ttft_ring[rs->ttft_pos] = x->ttft_ms;
                 rs->ttft_pos = (rs->ttft_pos + 1) % TTFT_RING;
                 if (rs->ttft_n < TTFT_RING) rs->ttft_n++;
+                pthread_mutex_unlock(&rs->ring_lock);
             }
             if (x->server_skew_s != INT64_MIN) rs->skew_s = x->server_skew_s;
             if (x->is_error) {
@@ -259,6 +276,20 @@ static void drain(run_state *rs, int wait_ms) {
         direct_completion_clear(x);
     }
     free(c);
+    return n;
+}
+
+/*
+ * The recorder thread writes records while the load workers run, at the lowest CPU
+ * priority: on a machine with few cores, serialising records must never delay a worker's
+ * read of a response (that delay would be measured as latency). Whatever it has not written
+ * when the phase ends, the run thread writes at normal priority.
+ */
+static void *recorder_main(void *arg) {
+    run_state *rs = arg;
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19); /* this thread only (Linux) */
+    while (!atomic_load(&rs->recorder_stop)) drain(rs, RECORDER_BATCH, 100);
+    return NULL;
 }
 
 static void watch_cancel(run_state *rs) {
@@ -289,13 +320,25 @@ static smfw_status run_phase(run_state *rs, direct_phase phase, int64_t count, d
     rs->start_ns = direct_mono_ns();
     rs->hist_n = rs->hist_pos = 0;
     smfw_status st = direct_engine_start_phase(rs->eng, phase, count, duration_s, grace_s, err);
+    atomic_store(&rs->recorder_stop, 0);
+    int recorder = st == SMFW_OK && pthread_create(&rs->recorder, NULL, recorder_main, rs) == 0;
     while (atomic_load(&rs->eng->workers_running) > 0) {
         watch_cancel(rs);
-        drain(rs, 100);
+        if (!recorder)
+            drain(rs, 0, 100);
+        else {
+            struct timespec ts = {0, 50000000};
+            nanosleep(&ts, NULL);
+        }
         progress_tick(rs, 0);
     }
+    if (recorder) {
+        atomic_store(&rs->recorder_stop, 1);
+        direct_engine_wake_takers(rs->eng);
+        pthread_join(rs->recorder, NULL);
+    }
     direct_engine_join_phase(rs->eng);
-    drain(rs, 0);
+    drain(rs, 0, 0);
     progress_tick(rs, 1);
     return st;
 }
@@ -454,6 +497,7 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     if (st != SMFW_OK) goto out;
     rs->eng = eng;
     rs->run = run;
+    pthread_mutex_init(&rs->ring_lock, NULL);
     rs->skew_s = INT64_MIN;
     st = direct_outputs_open(&rs->outputs, run->output_dir, err);
     if (st != SMFW_OK) goto out;
@@ -505,6 +549,10 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         if (src) json_object_set_new(obj, "token_count_source", json_string(src));
         if (rs->skew_s != INT64_MIN)
             json_object_set_new(obj, "server_clock_skew_seconds", json_integer(rs->skew_s));
+        /* Record times are monotonic stamps plus this offset: tools that compare them with
+         * another process's CLOCK_MONOTONIC (smfw-mock's ground truth) subtract it. */
+        json_object_set_new(obj, "wall_minus_monotonic_ns",
+                            json_integer((json_int_t)eng->wall_offset_ns));
         set_json_string(&results->info.smfw_json, obj);
         json_decref(obj);
     }
@@ -552,6 +600,7 @@ out:
     direct_hints_free(&hints);
     free(self_json);
     free(eng);
+    if (rs && rs->run) pthread_mutex_destroy(&rs->ring_lock);
     free(rs);
     return st;
 }

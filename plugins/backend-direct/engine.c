@@ -30,6 +30,19 @@ int64_t direct_wall_ns(void) {
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+int64_t direct_clock_offset_ns(void) {
+    /* The sample whose two monotonic reads are closest brackets the wall read best. */
+    int64_t best = 0, width = INT64_MAX;
+    for (int i = 0; i < 16; i++) {
+        int64_t a = direct_mono_ns(), r = direct_wall_ns(), b = direct_mono_ns();
+        if (b - a < width) {
+            width = b - a;
+            best = r - (a + (b - a) / 2);
+        }
+    }
+    return best;
+}
+
 /* ---- lag histogram ------------------------------------------------------- */
 
 void direct_lag_add(direct_lag_hist *h, int64_t ns) {
@@ -191,28 +204,56 @@ void direct_completion_clear(direct_completion *c) {
     memset(c, 0, sizeof *c);
 }
 
-static void push_completion(direct_engine *eng, direct_completion *c) {
-    pthread_mutex_lock(&eng->qlock);
-    if (eng->qlen == eng->qcap) {
-        size_t cap = eng->qcap ? eng->qcap * 2 : 256;
+/*
+ * Completions first go to the worker's own list (no lock); publish_completions() moves
+ * them to the shared queue. A worker never waits for the queue's lock: the recorder
+ * that holds it runs at the lowest priority and may be preempted while it does, and a
+ * worker blocked behind it would stamp every waiting response late.
+ */
+static void push_completion(direct_worker *w, direct_completion *c) {
+    if (w->local_len == w->local_cap) {
+        size_t cap = w->local_cap ? w->local_cap * 2 : 64;
+        direct_completion *q = realloc(w->local, cap * sizeof *q);
+        if (!q) {
+            direct_completion_clear(c); /* out of memory: the record is lost, not the run */
+            return;
+        }
+        w->local = q;
+        w->local_cap = cap;
+    }
+    w->local[w->local_len++] = *c;
+    memset(c, 0, sizeof *c);
+}
+
+/* Move the worker's completions to the shared queue; `wait` = 0 gives up when it is busy. */
+static void publish_completions(direct_worker *w, int wait) {
+    direct_engine *eng = w->eng;
+    if (w->local_len == 0) return;
+    if (wait)
+        pthread_mutex_lock(&eng->qlock);
+    else if (pthread_mutex_trylock(&eng->qlock) != 0)
+        return;
+    if (eng->qlen + w->local_len > eng->qcap) {
+        size_t cap = eng->qcap ? eng->qcap : 256;
+        while (cap < eng->qlen + w->local_len) cap *= 2;
         direct_completion *q = realloc(eng->queue, cap * sizeof *q);
         if (!q) {
             pthread_mutex_unlock(&eng->qlock);
-            direct_completion_clear(c);
-            return;
+            return; /* keep them; try again on the next pass */
         }
         eng->queue = q;
         eng->qcap = cap;
     }
-    eng->queue[eng->qlen++] = *c;
+    memcpy(eng->queue + eng->qlen, w->local, w->local_len * sizeof *w->local);
+    eng->qlen += w->local_len;
+    w->local_len = 0;
     pthread_cond_signal(&eng->qcond);
     pthread_mutex_unlock(&eng->qlock);
-    memset(c, 0, sizeof *c);
 }
 
-size_t direct_engine_take(direct_engine *eng, direct_completion **out, int wait_ms) {
+size_t direct_engine_take(direct_engine *eng, direct_completion **out, size_t max, int wait_ms) {
     pthread_mutex_lock(&eng->qlock);
-    if (eng->qlen == 0 && wait_ms > 0 && atomic_load(&eng->workers_running) > 0) {
+    if (eng->qlen == 0 && wait_ms > 0 && !eng->take_wake) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += (long)wait_ms * 1000000L;
@@ -220,12 +261,32 @@ size_t direct_engine_take(direct_engine *eng, direct_completion **out, int wait_
         ts.tv_nsec %= 1000000000L;
         pthread_cond_timedwait(&eng->qcond, &eng->qlock, &ts);
     }
+    eng->take_wake = 0;
     size_t n = eng->qlen;
+    if (max && n > max) {
+        /* Hand out the oldest `max`; the rest stay queued in order. */
+        direct_completion *part = malloc(max * sizeof *part);
+        if (part) {
+            memcpy(part, eng->queue, max * sizeof *part);
+            memmove(eng->queue, eng->queue + max, (n - max) * sizeof *part);
+            eng->qlen = n - max;
+            pthread_mutex_unlock(&eng->qlock);
+            *out = part;
+            return max;
+        }
+    }
     *out = eng->queue;
     eng->queue = NULL;
     eng->qlen = eng->qcap = 0;
     pthread_mutex_unlock(&eng->qlock);
     return n;
+}
+
+void direct_engine_wake_takers(direct_engine *eng) {
+    pthread_mutex_lock(&eng->qlock);
+    eng->take_wake = 1;
+    pthread_cond_broadcast(&eng->qcond);
+    pthread_mutex_unlock(&eng->qlock);
 }
 
 /* ---- requests -------------------------------------------------------------- */
@@ -246,7 +307,7 @@ static void finish_slot(direct_worker *w, direct_slot *s, CURLcode rc, int cance
     if (direct_record_build(eng, s, rc, &c) == SMFW_OK) {
         c.warmup = eng->phase == DIRECT_PHASE_WARMUP;
         if (c.is_error) atomic_fetch_add(&eng->errors, 1);
-        push_completion(eng, &c);
+        push_completion(w, &c);
     }
     s->busy = 0;
     w->n_busy--;
@@ -282,8 +343,8 @@ static int start_request(direct_worker *w, direct_slot *s, int64_t index, int64_
     atomic_fetch_add(&eng->issued, 1);
     if (direct_transport_headers(&eng->tr, o, s, &s->headers, &err) != SMFW_OK) {
         /* Cannot sign (credentials...): the request fails without being sent. */
-        s->start_wall_ns = direct_wall_ns();
         s->start_ns = direct_mono_ns();
+        s->start_wall_ns = s->start_ns + eng->wall_offset_ns;
         s->status = 0;
         snprintf(s->errbuf, sizeof s->errbuf, "%s", err.message);
         direct_acc_fail(&s->acc, SMFW_ERRCLASS_AUTH, 0, 0, "CredentialsError", "%s", err.message);
@@ -292,7 +353,7 @@ static int start_request(direct_worker *w, direct_slot *s, int64_t index, int64_
         if (direct_record_build(eng, s, CURLE_OK, &c) == SMFW_OK) {
             c.warmup = eng->phase == DIRECT_PHASE_WARMUP;
             atomic_fetch_add(&eng->errors, 1);
-            push_completion(eng, &c);
+            push_completion(w, &c);
         }
         s->busy = 0;
         w->n_busy--;
@@ -303,8 +364,8 @@ static int start_request(direct_worker *w, direct_slot *s, int64_t index, int64_
     curl_easy_setopt(s->easy, CURLOPT_POSTFIELDS, s->payload->body);
     curl_easy_setopt(s->easy, CURLOPT_POSTFIELDSIZE, (long)s->payload->len);
     curl_easy_setopt(s->easy, CURLOPT_HTTPHEADER, s->headers);
-    s->start_wall_ns = direct_wall_ns();
     s->start_ns = direct_mono_ns();
+    s->start_wall_ns = s->start_ns + eng->wall_offset_ns;
     curl_multi_add_handle(w->multi, s->easy);
     int64_t lag = s->start_ns - intended;
     direct_lag_add(&w->send_lag, lag);
@@ -346,15 +407,25 @@ static int64_t pending_pop(direct_worker *w) {
     return t;
 }
 
-/* Send waiting arrivals while slots are free. Returns how many started. */
-static int start_pending(direct_worker *w) {
+/*
+ * Requests started per loop pass. Starting one (signing, curl's request, the send) takes
+ * ~0.1 ms; between two batches the loop reads whatever has arrived, so a burst of sends
+ * (a closed loop refilling hundreds of slots) never holds up the timestamp of a response
+ * that is already waiting. The deferral is not hidden: it is the send lag against the
+ * intended send time (schedule_lag, *_from_intended).
+ */
+#define DIRECT_STARTS_PER_PASS 4
+
+/* Send waiting requests while slots are free, at most DIRECT_STARTS_PER_PASS. */
+static int start_pending(direct_worker *w, int *exhausted) {
     int started = 0;
-    while (w->pend_len > 0) {
+    while (w->pend_len > 0 && started < DIRECT_STARTS_PER_PASS) {
         direct_slot *s = slot_acquire(w);
         if (!s) break;
         int64_t idx;
         if (!claim_index(w->eng, &idx)) {
             w->pend_len = 0;
+            *exhausted = 1;
             break;
         }
         start_request(w, s, idx, pending_pop(w));
@@ -363,10 +434,11 @@ static int start_pending(direct_worker *w) {
     return started;
 }
 
-static int process_done(direct_worker *w, int closed, int *exhausted) {
-    direct_engine *eng = w->eng;
+/* Finished transfers become records; in a closed loop each freed slot queues its next
+ * request, intended for now. */
+static void process_done(direct_worker *w, int closed, int exhausted) {
     CURLMsg *m;
-    int left, started = 0;
+    int left;
     while ((m = curl_multi_info_read(w->multi, &left))) {
         if (m->msg != CURLMSG_DONE) continue;
         direct_slot *s = NULL;
@@ -374,18 +446,8 @@ static int process_done(direct_worker *w, int closed, int *exhausted) {
         curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&s);
         if (!s) continue;
         finish_slot(w, s, rc, 0);
-        if (closed && !w->stop_local && !*exhausted) {
-            int64_t idx;
-            if (claim_index(eng, &idx)) {
-                start_request(w, s, idx, direct_mono_ns());
-                started++;
-            } else {
-                *exhausted = 1;
-            }
-        }
+        if (closed && !w->stop_local && !exhausted) pending_push(w, direct_mono_ns());
     }
-    if (!closed && !w->stop_local) started += start_pending(w);
-    return started;
 }
 
 static void arm_timer(direct_worker *w, int64_t deadline) {
@@ -418,16 +480,8 @@ static void *worker_main(void *arg) {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
 
     if (closed) {
-        for (size_t i = 0; i < w->max_slots; i++) {
-            int64_t idx;
-            if (!claim_index(eng, &idx)) {
-                exhausted = 1;
-                break;
-            }
-            direct_slot *s = slot_acquire(w);
-            if (!s) break;
-            start_request(w, s, idx, eng->phase_start_ns);
-        }
+        /* Every slot's first request is intended for the phase start. */
+        for (size_t i = 0; i < w->max_slots; i++) pending_push(w, eng->phase_start_ns);
     } else {
         direct_arrivals_init(&w->arrivals, o->arrival, o->request_rate, w->id, eng->n_workers,
                              eng->phase_start_ns, o->seed + (uint64_t)eng->phase * 7919u);
@@ -445,7 +499,7 @@ static void *worker_main(void *arg) {
                 w->grace_deadline = from + (int64_t)(eng->grace_s * 1e9);
                 if (!user_stop && eng->issue_end_ns == DIRECT_NO_DEADLINE)
                     w->grace_deadline = DIRECT_NO_DEADLINE;
-                w->dropped_arrivals += w->pend_len;
+                if (!closed) w->dropped_arrivals += w->pend_len; /* closed: refills */
                 w->pend_len = 0;
                 w->next_arrival = DIRECT_NO_DEADLINE;
             }
@@ -476,15 +530,15 @@ static void *worker_main(void *arg) {
                     break;
                 }
             }
-            started += start_pending(w);
             if (w->pend_len == 0 && eng->index_limit != DIRECT_NO_DEADLINE &&
                 atomic_load(&eng->next_index) >= eng->index_limit) {
                 exhausted = 1;
                 w->next_arrival = DIRECT_NO_DEADLINE;
             }
         }
+        process_done(w, closed, exhausted);
+        if (!w->stop_local) started += start_pending(w, &exhausted);
         if (started) socket_action(w, CURL_SOCKET_TIMEOUT, 0);
-        if (process_done(w, closed, &exhausted)) socket_action(w, CURL_SOCKET_TIMEOUT, 0);
         if (w->n_busy == 0 && w->pend_len == 0 && (w->stop_local || exhausted)) break;
 
         int64_t wake = w->curl_deadline;
@@ -493,12 +547,14 @@ static void *worker_main(void *arg) {
         if (!w->stop_local && eng->issue_end_ns < wake) wake = eng->issue_end_ns;
         now = direct_mono_ns();
         int timeout_ms = 100;
-        if (wake <= now) {
+        int more_to_start = !w->stop_local && w->pend_len > 0 && w->n_busy < w->max_slots;
+        if (wake <= now || more_to_start) {
             timeout_ms = 0;
         } else {
             arm_timer(w, wake);
         }
         if (woke) direct_lag_add(&w->loop_busy, now - woke);
+        publish_completions(w, 0);
         int n = epoll_wait(w->epfd, evs, (int)(sizeof evs / sizeof evs[0]), timeout_ms);
         woke = n > 0 ? direct_mono_ns() : 0;
         for (int i = 0; i < n; i++) {
@@ -518,8 +574,9 @@ static void *worker_main(void *arg) {
         }
         if (w->curl_deadline <= direct_mono_ns()) socket_action(w, CURL_SOCKET_TIMEOUT, 0);
     }
-    w->dropped_arrivals += w->pend_len;
+    if (!closed) w->dropped_arrivals += w->pend_len;
     w->pend_len = 0;
+    publish_completions(w, 1);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
     w->cpu_s = (double)(cpu1.tv_sec - cpu0.tv_sec) + (double)(cpu1.tv_nsec - cpu0.tv_nsec) / 1e9;
     pthread_mutex_lock(&eng->qlock);
@@ -539,6 +596,7 @@ smfw_status direct_engine_init(direct_engine *eng, const direct_options *o,
     eng->payloads = payloads;
     eng->n_payloads = n_payloads;
     eng->cancel = cancel;
+    eng->wall_offset_ns = direct_clock_offset_ns();
     eng->parse.type = o->endpoint_type;
     eng->parse.response_field = o->response_field;
     eng->parse.keep_text = 1;
@@ -668,6 +726,8 @@ void direct_engine_free(direct_engine *eng) {
             }
             free(w->slots);
             free(w->pending);
+            for (size_t k = 0; k < w->local_len; k++) direct_completion_clear(&w->local[k]);
+            free(w->local);
             if (w->multi) curl_multi_cleanup(w->multi);
             if (w->epfd >= 0) close(w->epfd);
             if (w->tfd >= 0) close(w->tfd);

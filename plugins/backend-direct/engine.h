@@ -113,6 +113,8 @@ typedef struct direct_worker {
     direct_pending *pending;
     size_t pend_head, pend_len, pend_cap;
     direct_rng rng;
+    struct direct_completion *local; /* finished, not yet handed to the run thread */
+    size_t local_len, local_cap;
     int stop_local;
     int64_t grace_deadline;
     /* self-check */
@@ -163,6 +165,9 @@ typedef struct direct_engine {
     direct_worker *workers;
     int n_workers;
     volatile sig_atomic_t *cancel;
+    /* CLOCK_REALTIME - CLOCK_MONOTONIC, measured once: every wall time of the run is a
+     * monotonic stamp plus this, so records convert back to monotonic exactly. */
+    int64_t wall_offset_ns;
     /* current phase */
     direct_phase phase;
     int64_t phase_start_ns;
@@ -181,6 +186,7 @@ typedef struct direct_engine {
     pthread_cond_t qcond;
     direct_completion *queue;
     size_t qlen, qcap;
+    int take_wake; /* direct_engine_wake_takers() was called (under qlock) */
     int fatal;
     smfw_error fatal_err;
 } direct_engine;
@@ -201,11 +207,14 @@ smfw_status direct_engine_start_phase(direct_engine *eng, direct_phase phase, in
 void direct_engine_join_phase(direct_engine *eng);
 
 /**
- * Take every queued completion (caller owns them; free each with
- * direct_completion_clear() and the array with free()). Waits up to
- * wait_ms for the first one.
+ * Take queued completions, oldest first: all of them (max = 0) or at most
+ * `max`. Caller owns them (free each with direct_completion_clear() and the
+ * array with free()). When none is queued, waits up to wait_ms for one, or
+ * until direct_engine_wake_takers().
  */
-size_t direct_engine_take(direct_engine *eng, direct_completion **out, int wait_ms);
+size_t direct_engine_take(direct_engine *eng, direct_completion **out, size_t max, int wait_ms);
+/** Wake a thread waiting in direct_engine_take() (it returns what is queued, maybe nothing). */
+void direct_engine_wake_takers(direct_engine *eng);
 void direct_completion_clear(direct_completion *c);
 
 void direct_engine_free(direct_engine *eng);
@@ -251,5 +260,7 @@ void direct_classify_http_error(direct_transport_kind kind, int status, const ch
 /** Clock helpers. */
 int64_t direct_mono_ns(void);
 int64_t direct_wall_ns(void);
+/** CLOCK_REALTIME - CLOCK_MONOTONIC now, in ns (best of several bracketed samples). */
+int64_t direct_clock_offset_ns(void);
 
 #endif /* DIRECT_ENGINE_H */

@@ -1,73 +1,39 @@
 #!/usr/bin/env bash
 # test_direct_groundtruth.sh - smfw's direct backend measured against
-# smfw-mock's ground truth (the mock's own CLOCK_MONOTONIC stamps of when it
-# received each request and wrote each byte; the join key is the
+# smfw-mock's ground truth (the mock's CLOCK_MONOTONIC stamps of when it read
+# each request and handed each byte to the socket; the join key is the
 # X-Amzn-SageMaker-Inference-Id smfw sends and records as x_request_id).
-#  1. concurrency 512 over SageMaker streaming (SigV4, event stream): every
-#     record joins its ground-truth line; no arrival is stamped before the
-#     mock wrote it; TTFT, ITL and request latency match the ground truth
-#     within 1 ms at p99 (checked strictly when the machine is not overloaded,
-#     reported otherwise: on a shared 2-core box other jobs' load is not ours).
+#  1. concurrency 512 over SageMaker streaming (SigV4, event stream): events
+#     are compared, not differences (direct_groundtruth.py): every send starts
+#     before the mock read the request, and smfw's first-content and last
+#     arrival stamps trail the mock's first-token and last-byte stamps by at
+#     most 1 ms at p99, so TTFT, ITL and request latency match the ground
+#     truth per request within 1 ms at p99. Asserted whenever the machine was
+#     otherwise quiet during an attempt (other processes' CPU time is
+#     measured); an attempt disturbed by other work is retried, and only when
+#     every attempt was disturbed is the check reported as not measured (77).
 #  2. concurrency 8: aggregate throughput matches the latency model
 #     (TTFT 20 ms + 15 x ITL 5 ms per 16-token answer).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/test_direct_lib.bash"
 
-start_mock --ground-truth "$work/gt.jsonl" --ttft-ms 20 --itl-ms 5 --output-tokens 16 --split line
-off1=$(clock_offset)
-quiet1=$(machine_quiet)
-rc=$(run_direct "$work/c512" --concurrency 512 --request-count 2048 --warmup-request-count 512)
-quiet2=$(machine_quiet)
-off2=$(clock_offset)
-stop_mock
-[ "$rc" = 0 ] || { echo "smfw exited $rc"; cat "$work/c512.log"; exit 1; }
-strict=$([ "$quiet1$quiet2" = 11 ] && echo 1 || echo 0)
-
-/usr/bin/python3 - "$work/c512" "$work/gt.jsonl" "$off1" "$off2" "$strict" <<'PY'
-import json, sys
-out, gtf, o1, o2, strict = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1"
-off = (o1 + o2) / 2
-slack_ms = abs(o1 - o2) / 1e6 + 0.05   # wall/mono offset drift while the run lasted
-gt = {}
-for line in open(gtf):
-    g = json.loads(line)
-    gt[g["inference_id"]] = g
-recs = [json.loads(l) for l in open(out + "/profile_export.jsonl")]
-assert len(recs) == 2048, f"{len(recs)} records, want 2048 (warm-up excluded)"
-assert len(gt) == 2048 + 512, f"mock saw {len(gt)} requests"
-err = {"ttft": [], "itl": [], "latency": []}
-early = []
-for r in recs:
-    assert "error" not in r, r.get("error")
-    md, m = r["metadata"], r["metrics"]
-    g = gt[md["x_request_id"]]           # the SageMaker inference id is the join key
-    assert g["tokens"] == 16 and g["status"] == 200
-    assert m["output_sequence_length"]["value"] == 16
-    start = md["request_start_ns"] - off
-    ttft, lat = m["time_to_first_token"]["value"], m["request_latency"]["value"]
-    first_seen = start + ttft * 1e6
-    last_seen = start + lat * 1e6
-    # Causality: smfw cannot see a byte before the mock wrote it.
-    early.append(min(first_seen - g["first_token_ns"], last_seen - g["last_byte_ns"]) / 1e6)
-    err["ttft"].append(ttft - (g["first_token_ns"] - g["recv_ns"]) / 1e6)
-    err["latency"].append(lat - (g["last_byte_ns"] - g["recv_ns"]) / 1e6)
-    err["itl"].append(m["inter_token_latency"]["value"] - (g["last_byte_ns"] - g["first_token_ns"]) / 1e6 / 15)
-def p(v, q):
-    v = sorted(abs(x) for x in v)
-    return v[min(len(v) - 1, int(round((len(v) - 1) * q / 100)))]
-print(f"earliest stamp relative to the mock's own send stamp: {min(early):+.3f} ms")
-if strict:
-    # The mock stamps a write when libevent reports it flushed, so a busy mock stamps late.
-    assert min(early) >= -slack_ms, f"a byte was stamped {-min(early):.3f} ms before the mock sent it"
-for k, v in err.items():
-    print(f"{k:8s} |smfw - ground truth|  p50 {p(v, 50):7.3f} ms  p99 {p(v, 99):7.3f} ms  max {p(v, 100):7.3f} ms")
-worst = max(p(v, 99) for v in err.values())
-if strict:
-    assert worst <= 1.0, f"p99 error {worst:.3f} ms > 1 ms"
-else:
-    print(f"machine overloaded (load average >= cores): p99 {worst:.3f} ms reported, not asserted")
-PY
+# The latency model keeps the mock and the client below saturation on 2 cores:
+# 512 streams of 8 tokens (TTFT 200+-50 ms, ITL 50+-20 ms) are ~900 requests/s
+# and ~8,000 token events/s. With two cores or more, the mock and smfw get one
+# core each (taskset), so neither steals the other's time slices.
+pin=()
+if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then pin=(--pin-mock 0 --pin-smfw 1); fi
+scale=1
+[ "${SMFW_SANITIZED:-0}" = 1 ] && scale=4 # ASan: the same check on a quarter of the requests
+set +e
+/usr/bin/python3 "$here/direct_groundtruth.py" --build "$SMFW_BUILD_DIR" --work "$work" \
+    --concurrency $((512 / scale)) --requests $((2048 / scale)) --warmup $((1024 / scale)) \
+    --tokens 8 --mock-args "--ttft-ms 200:50 --itl-ms 50:20 --split line" \
+    --smfw-args "--workers 1" "${pin[@]}"
+gt_rc=$?
+set -e
+[ "$gt_rc" = 0 ] || [ "$gt_rc" = 77 ] || exit 1
 
 # Throughput against the latency model, at a load the mock serves on schedule.
 start_mock --ttft-ms 20 --itl-ms 5 --output-tokens 16 --split line
@@ -87,4 +53,5 @@ assert abs(rt - want) / want < tol, f"request throughput {rt:.1f} vs model {want
 itl = j["inter_token_latency"]["avg"]
 assert abs(itl - 5.0) < (0.25 if sys.argv[2] == "1" else 1.5), f"ITL {itl}"
 PY
+[ "$gt_rc" = 77 ] && exit 77
 echo "ok"

@@ -4,6 +4,13 @@
 SMFW="$SMFW_BUILD_DIR/smfw"
 MOCK="$SMFW_BUILD_DIR/tools/mock/smfw-mock"
 [ -x "$SMFW" ] && [ -x "$MOCK" ] || { echo "smfw or smfw-mock not built"; exit 77; }
+# Sanitizer builds (tools/test.sh's second pass) run 2-3x slower: tests scale their sizes
+# down by this, never their assertions.
+if [ -z "${SMFW_SANITIZED:-}" ]; then
+    SMFW_SANITIZED=0
+    ldd "$SMFW" 2>/dev/null | grep -q 'libasan\|libubsan' && SMFW_SANITIZED=1
+fi
+export SMFW_SANITIZED
 export AWS_ACCESS_KEY_ID=AKIDDIRECTTEST AWS_SECRET_ACCESS_KEY=direct-test-secret-key
 export AWS_EC2_METADATA_DISABLED=true AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null
 unset AWS_PROFILE AWS_SESSION_TOKEN AWS_ENDPOINT_URL
