@@ -22,6 +22,7 @@
 #include <smfw/eventstream.h>
 
 #include <event2/event.h>
+#include <event2/event_struct.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,12 +48,13 @@ typedef struct mock_gen {
     int headers_sent;
     int finalizing;
     int status;
-    struct event *timer;
+    struct event *timer; /* = &timer_ev: embedded, no allocation per answer */
+    struct event timer_ev;
     mock_truth truth;
     char variant[64];
     char component[80];
     double recv_unix;
-    char *header_store[GEN_MAX_HEADERS];
+    char *header_store; /* the extra headers' text, one allocation */
     const char *headers[GEN_MAX_HEADERS + 1];
     mock_buf sse;    /* SSE bytes released this turn */
     mock_buf frames; /* the same wrapped in PayloadPart frames */
@@ -174,10 +176,10 @@ static void gen_finalize(mock_gen *g) {
                             g->status ? g->status : 500, (double)(end - g->start_ns) / 1e3,
                             (double)(g->start_ns - g->truth.recv_ns) / 1e3);
     }
-    for (size_t i = 0; i < GEN_MAX_HEADERS; i++) free(g->header_store[i]);
+    free(g->header_store);
     mock_buf_free(&g->sse);
     mock_buf_free(&g->frames);
-    event_free(g->timer);
+    event_del(g->timer);
     free(g);
     mock_request_finish(req);
 }
@@ -397,7 +399,9 @@ static void gen_buffered_step(mock_gen *g) {
         mock_request_drop(g->req);
         return;
     }
-    mock_buf body = {0};
+    /* One body buffer for every buffered answer: mock_respond() copies it out at once. */
+    static mock_buf body;
+    body.len = 0;
     const char *ct;
     mock_llm_full_body(&g->ans, &body, &ct);
     char ct_h[96];
@@ -410,7 +414,7 @@ static void gen_buffered_step(mock_gen *g) {
     g->status = 200;
     g->truth.tokens = g->ans.reasoning_only ? 0 : g->ans.tokens;
     mock_respond(g->req, 200, hs, body.data, body.len);
-    mock_buf_free(&body);
+    if (body.cap > 1 << 20) mock_buf_free(&body); /* do not keep a huge one around */
 }
 
 static void gen_timer_cb(evutil_socket_t fd, short what, void *arg) {
@@ -436,17 +440,26 @@ void mock_gen_start(mock_server *srv, mock_request *req, const mock_gen_params *
     g->streaming = p->streaming;
     g->eventstream = p->eventstream;
     g->openai = p->openai;
-    g->timer = event_new(srv->base, -1, 0, gen_timer_cb, g);
+    g->timer = &g->timer_ev;
+    event_assign(g->timer, srv->base, -1, 0, gen_timer_cb, g);
     snprintf(g->truth.inference_id, sizeof g->truth.inference_id, "%s", p->inference_id);
     snprintf(g->truth.endpoint, sizeof g->truth.endpoint, "%s", p->endpoint ? p->endpoint : "");
     snprintf(g->variant, sizeof g->variant, "%s", p->variant ? p->variant : "AllTraffic");
     snprintf(g->component, sizeof g->component, "%s", p->component ? p->component : "");
     g->truth.recv_ns = req->recv_ns;
-    size_t nh = 0;
+    size_t nh = 0, total = 0;
+    for (size_t i = 0; p->headers && p->headers[i] && i < GEN_MAX_HEADERS; i++)
+        total += strlen(p->headers[i]) + 1;
+    if (total) {
+        g->header_store = malloc(total);
+        if (!g->header_store) abort();
+    }
+    char *hp = g->header_store;
     for (size_t i = 0; p->headers && p->headers[i] && nh < GEN_MAX_HEADERS; i++) {
-        g->header_store[nh] = strdup(p->headers[i]);
-        g->headers[nh] = g->header_store[nh];
-        nh++;
+        size_t l = strlen(p->headers[i]) + 1;
+        memcpy(hp, p->headers[i], l);
+        g->headers[nh++] = hp;
+        hp += l;
     }
     g->headers[nh] = NULL;
     req->on_sent = gen_on_sent;

@@ -111,17 +111,8 @@ const char *mock_http_reason(int status) {
 
 /* ---- connection lifetime ---------------------------------------------------------------- */
 
+/* A request is one allocation: the struct, its header table, its head text and its body. */
 static void request_free(mock_request *req) {
-    if (!req) return;
-    for (size_t i = 0; i < req->header_count; i++) {
-        free(req->headers[i].name);
-        free(req->headers[i].value);
-    }
-    free(req->headers);
-    free(req->target);
-    free(req->path);
-    free(req->query);
-    free(req->body);
     free(req);
 }
 
@@ -245,7 +236,14 @@ static void conn_write_cb(evutil_socket_t fd, short what, void *arg) {
 static void conn_read_cb(evutil_socket_t fd, short what, void *arg) {
     mock_conn *c = arg;
     (void)what;
-    int n = evbuffer_read(c->in, fd, 65536);
+    /* recv() into reserved space: evbuffer_read() would ask FIONREAD first (a syscall more). */
+    struct evbuffer_iovec v;
+    ssize_t n = -1;
+    if (evbuffer_reserve_space(c->in, 16384, &v, 1) == 1) {
+        n = recv(fd, v.iov_base, v.iov_len, 0);
+        v.iov_len = n > 0 ? (size_t)n : 0;
+        evbuffer_commit_space(c->in, &v, 1);
+    }
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
         conn_close(c);
         return;
@@ -254,14 +252,6 @@ static void conn_read_cb(evutil_socket_t fd, short what, void *arg) {
 }
 
 /* ---- request parsing -------------------------------------------------------------------- */
-
-static char *dup_range(const char *s, size_t n) {
-    char *d = malloc(n + 1);
-    if (!d) abort();
-    memcpy(d, s, n);
-    d[n] = '\0';
-    return d;
-}
 
 static void conn_reply_error_and_close(mock_conn *c, int status, const char *text) {
     char buf[512];
@@ -275,23 +265,51 @@ static void conn_reply_error_and_close(mock_conn *c, int status, const char *tex
     conn_progress(c);
 }
 
-/* Parse "Name: value" lines of a header block into req. Returns 0 or -1. */
-static int parse_headers(mock_request *req, const char *p, const char *end) {
-    req->headers = calloc(HTTP_MAX_HEADERS, sizeof *req->headers);
-    if (!req->headers) abort();
-    while (p < end) {
+/* First header `name` of a raw head block (before it is parsed): value span, or 0. */
+static int raw_header(const char *head, size_t len, const char *name, const char **v,
+                      size_t *vlen) {
+    size_t nl = strlen(name);
+    const char *p = memchr(head, '\n', len), *end = head + len;
+    while (p && ++p < end) {
         const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol) break;
+        if ((size_t)(eol - p) > nl && p[nl] == ':' && !strncasecmp(p, name, nl)) {
+            const char *a = p + nl + 1, *b = eol > p && eol[-1] == '\r' ? eol - 1 : eol;
+            while (a < b && (*a == ' ' || *a == '\t')) a++;
+            while (b > a && (b[-1] == ' ' || b[-1] == '\t')) b--;
+            *v = a;
+            *vlen = (size_t)(b - a);
+            return 1;
+        }
+        p = eol;
+    }
+    return 0;
+}
+
+static int raw_header_is(const char *head, size_t len, const char *name, const char *value) {
+    const char *v;
+    size_t vl;
+    return raw_header(head, len, name, &v, &vl) && vl == strlen(value) &&
+           !strncasecmp(v, value, vl);
+}
+
+/* Split the copied head block into "Name: value" pairs in place. Returns 0 or -1. */
+static int parse_headers(mock_request *req, char *p, char *end, size_t max) {
+    while (p < end) {
+        char *eol = memchr(p, '\n', (size_t)(end - p));
         if (!eol) eol = end;
-        const char *line_end = eol > p && eol[-1] == '\r' ? eol - 1 : eol;
+        char *line_end = eol > p && eol[-1] == '\r' ? eol - 1 : eol;
         if (line_end == p) break;
-        const char *colon = memchr(p, ':', (size_t)(line_end - p));
-        if (!colon || colon == p || req->header_count == HTTP_MAX_HEADERS) return -1;
-        const char *v = colon + 1;
+        char *colon = memchr(p, ':', (size_t)(line_end - p));
+        if (!colon || colon == p || req->header_count == max) return -1;
+        char *v = colon + 1;
         while (v < line_end && (*v == ' ' || *v == '\t')) v++;
-        const char *ve = line_end;
+        char *ve = line_end;
         while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t')) ve--;
-        req->headers[req->header_count].name = dup_range(p, (size_t)(colon - p));
-        req->headers[req->header_count].value = dup_range(v, (size_t)(ve - v));
+        *colon = '\0';
+        *ve = '\0';
+        req->headers[req->header_count].name = p;
+        req->headers[req->header_count].value = v;
         req->header_count++;
         p = eol + 1;
     }
@@ -318,66 +336,88 @@ static void conn_parse(mock_conn *c) {
     size_t head_len = (size_t)end.pos + 4;
     const char *head = (const char *)evbuffer_pullup(c->in, (ev_ssize_t)head_len);
 
-    mock_request *req = calloc(1, sizeof *req);
-    if (!req) abort();
-    req->conn = c;
-    /* Request line: METHOD SP target SP HTTP/1.x */
-    const char *eol = memchr(head, '\n', head_len);
-    const char *sp1 = memchr(head, ' ', (size_t)(eol - head));
-    const char *sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(eol - sp1 - 1)) : NULL;
-    if (!sp1 || !sp2 || (size_t)(sp1 - head) >= sizeof req->method || sp2 == sp1 + 1 ||
-        strncmp(sp2 + 1, "HTTP/1.", 7) != 0) {
-        request_free(req);
-        conn_reply_error_and_close(c, 400, "malformed request line\n");
-        return;
-    }
-    memcpy(req->method, head, (size_t)(sp1 - head));
-    req->target = dup_range(sp1 + 1, (size_t)(sp2 - sp1 - 1));
-    int http10 = sp2[8] == '0';
-    const char *q = strchr(req->target, '?');
-    req->path = q ? dup_range(req->target, (size_t)(q - req->target)) : strdup(req->target);
-    req->query = strdup(q ? q + 1 : "");
-    if (!req->path || !req->query) abort();
-    if (parse_headers(req, eol + 1, head + head_len) != 0) {
-        request_free(req);
-        conn_reply_error_and_close(c, 400, "malformed header\n");
-        return;
-    }
-    const char *te = mock_request_header(req, "Transfer-Encoding");
-    if (te && strcasecmp(te, "identity") != 0) {
-        request_free(req);
+    /* Framing first, from the raw block: nothing is allocated for an incomplete request. */
+    const char *te, *cl;
+    size_t te_len, cl_len, body_len = 0;
+    if (raw_header(head, head_len, "Transfer-Encoding", &te, &te_len) &&
+        !(te_len == 8 && !strncasecmp(te, "identity", 8))) {
         conn_reply_error_and_close(c, 411,
                                    "chunked request bodies are not supported; send "
                                    "Content-Length\n");
         return;
     }
-    const char *cl = mock_request_header(req, "Content-Length");
-    size_t body_len = 0;
-    if (cl) {
-        char *endp;
-        unsigned long long v = strtoull(cl, &endp, 10);
-        if (*cl < '0' || *cl > '9' || *endp || v > HTTP_MAX_BODY) {
-            request_free(req);
-            conn_reply_error_and_close(c, v > HTTP_MAX_BODY ? 413 : 400, "bad Content-Length\n");
+    if (raw_header(head, head_len, "Content-Length", &cl, &cl_len)) {
+        unsigned long long v = 0;
+        int ok = cl_len > 0 && cl_len <= 20;
+        for (size_t i = 0; ok && i < cl_len; i++) {
+            ok = cl[i] >= '0' && cl[i] <= '9';
+            v = v * 10 + (unsigned long long)(cl[i] - '0');
+        }
+        if (!ok || v > HTTP_MAX_BODY) {
+            conn_reply_error_and_close(c, ok ? 413 : 400, "bad Content-Length\n");
             return;
         }
         body_len = (size_t)v;
     }
     if (avail < head_len + body_len) {
         /* Body still coming: say 100 Continue once when asked, then wait. */
-        const char *expect = mock_request_header(req, "Expect");
-        if (expect && strcasecmp(expect, "100-continue") == 0 && !c->continue_sent) {
+        if (raw_header_is(head, head_len, "Expect", "100-continue") && !c->continue_sent) {
             c->continue_sent = 1;
             static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
             conn_send(c, cont, sizeof cont - 1);
         }
+        return;
+    }
+    size_t lines = 0;
+    for (const char *q = head; (q = memchr(q, '\n', (size_t)(head + head_len - q))); q++) lines++;
+    if (lines > HTTP_MAX_HEADERS + 2) lines = HTTP_MAX_HEADERS + 2;
+
+    /* One block: struct, header table, head text (parsed in place), path + query, body. */
+    size_t table = lines * sizeof(mock_http_header);
+    size_t size = sizeof(mock_request) + table + head_len + 1 + head_len + 2 + body_len + 1;
+    char *block = malloc(size);
+    if (!block) abort();
+    mock_request *req = (mock_request *)block;
+    memset(req, 0, sizeof *req);
+    req->headers = (mock_http_header *)(block + sizeof *req);
+    char *text = block + sizeof *req + table;
+    char *pathq = text + head_len + 1;
+    req->body = (uint8_t *)(pathq + head_len + 2);
+    memcpy(text, head, head_len);
+    text[head_len] = '\0';
+    req->conn = c;
+    /* Request line: METHOD SP target SP HTTP/1.x */
+    char *eol = memchr(text, '\n', head_len);
+    char *sp1 = memchr(text, ' ', (size_t)(eol - text));
+    char *sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(eol - sp1 - 1)) : NULL;
+    if (!sp1 || !sp2 || (size_t)(sp1 - text) >= sizeof req->method || sp2 == sp1 + 1 ||
+        strncmp(sp2 + 1, "HTTP/1.", 7) != 0) {
         request_free(req);
+        conn_reply_error_and_close(c, 400, "malformed request line\n");
+        return;
+    }
+    memcpy(req->method, text, (size_t)(sp1 - text));
+    int http10 = sp2[8] == '0';
+    *sp2 = '\0';
+    req->target = sp1 + 1;
+    size_t tlen = (size_t)(sp2 - req->target);
+    const char *q = memchr(req->target, '?', tlen);
+    size_t plen = q ? (size_t)(q - req->target) : tlen;
+    req->path = pathq;
+    memcpy(req->path, req->target, plen);
+    req->path[plen] = '\0';
+    req->query = pathq + plen + 1;
+    size_t qlen = q ? tlen - plen - 1 : 0;
+    memcpy(req->query, q ? q + 1 : "", qlen);
+    req->query[qlen] = '\0';
+    if (parse_headers(req, eol + 1, text + head_len, lines) != 0 ||
+        req->header_count > HTTP_MAX_HEADERS) {
+        request_free(req);
+        conn_reply_error_and_close(c, 400, "malformed header\n");
         return;
     }
     c->continue_sent = 0;
     evbuffer_drain(c->in, head_len);
-    req->body = malloc(body_len + 1);
-    if (!req->body) abort();
     if (body_len) evbuffer_remove(c->in, req->body, body_len);
     req->body[body_len] = '\0'; /* handy for text bodies; body_len stays exact */
     req->body_len = body_len;
@@ -418,15 +458,42 @@ static char *scratch_reserve(mock_conn *c, size_t need) {
     return c->scratch;
 }
 
-/* Status line and headers into the scratch buffer; returns the length. */
+static size_t put_str(char *p, const char *s) {
+    size_t n = strlen(s);
+    memcpy(p, s, n);
+    return n;
+}
+
+static size_t put_uint(char *p, unsigned long long v) {
+    char tmp[24];
+    size_t n = 0;
+    do tmp[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    for (size_t i = 0; i < n; i++) p[i] = tmp[n - 1 - i];
+    return n;
+}
+
+/* Status line and headers into the scratch buffer; returns the length. No printf: this runs
+   for every response. content_length < 0: chunked. */
 static size_t build_head(mock_request *req, int status, const char *const *headers,
-                         const char *framing, size_t extra) {
+                         long long content_length, size_t extra) {
     size_t need = 256 + extra;
     for (size_t i = 0; headers && headers[i]; i++) need += strlen(headers[i]) + 2;
     char *p = scratch_reserve(req->conn, need);
-    size_t n = (size_t)snprintf(p, need, "HTTP/1.1 %d %s\r\nDate: %s\r\n%s%s", status,
-                                mock_http_reason(status), http_date(), framing,
-                                req->keep_alive ? "" : "Connection: close\r\n");
+    size_t n = put_str(p, "HTTP/1.1 ");
+    n += put_uint(p + n, (unsigned)status);
+    p[n++] = ' ';
+    n += put_str(p + n, mock_http_reason(status));
+    n += put_str(p + n, "\r\nDate: ");
+    n += put_str(p + n, http_date());
+    if (content_length >= 0) {
+        n += put_str(p + n, "\r\nContent-Length: ");
+        n += put_uint(p + n, (unsigned long long)content_length);
+        n += put_str(p + n, "\r\n");
+    } else {
+        n += put_str(p + n, "\r\nTransfer-Encoding: chunked\r\n");
+    }
+    if (!req->keep_alive) n += put_str(p + n, "Connection: close\r\n");
     for (size_t i = 0; headers && headers[i]; i++) {
         size_t l = strlen(headers[i]);
         memcpy(p + n, headers[i], l);
@@ -442,10 +509,8 @@ void mock_respond(mock_request *req, int status, const char *const *headers, con
     mock_conn *c = req->conn;
     if (req->responded) return;
     req->responded = 1;
-    char framing[64];
-    snprintf(framing, sizeof framing, "Content-Length: %zu\r\n", len);
     size_t send_len = req->head_only ? 0 : len;
-    size_t n = build_head(req, status, headers, framing, send_len);
+    size_t n = build_head(req, status, headers, (long long)len, send_len);
     if (send_len) memcpy(c->scratch + n, body, send_len);
     req->done = 1;
     req->end_offset = c->out_queued + n + send_len;
@@ -457,7 +522,7 @@ void mock_respond_start(mock_request *req, int status, const char *const *header
     mock_conn *c = req->conn;
     if (req->responded) return;
     req->responded = 1;
-    size_t n = build_head(req, status, headers, "Transfer-Encoding: chunked\r\n", 0);
+    size_t n = build_head(req, status, headers, -1, 0);
     conn_send(c, c->scratch, n);
 }
 

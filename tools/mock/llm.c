@@ -1,10 +1,11 @@
 /*
  * llm.c - request parsing and response rendering for the emulated model
- * containers. Streaming chunks are formatted with snprintf into a reused
- * buffer (no JSON library on the per-token path); tokens are fixed ASCII
- * words, so no escaping is needed there.
+ * containers. Bodies are validated and read in place (jscan.c: no tree, no
+ * allocation per request); streaming chunks are formatted with snprintf into
+ * a reused buffer; tokens are fixed ASCII words, so no escaping is needed.
  */
 #include "llm.h"
+#include "jscan.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,87 +21,135 @@ const char *mock_llm_token(long k) {
 }
 
 /* Rough token count of a prompt: ~4 characters per token, as AIPerf's mock does. */
-static long count_text_tokens(const char *s, size_t n) {
-    (void)s;
+static long count_text_tokens(size_t n) {
     return n == 0 ? 0 : (long)((n + 3) / 4);
 }
 
-static long prompt_tokens_of(json_t *v) {
-    if (json_is_string(v)) return count_text_tokens(json_string_value(v), json_string_length(v));
+/* Tokens of a prompt value: a string, a list of them, or message / part objects. */
+static long prompt_tokens_of(const mj_value *v) {
+    if (v->type == MJ_STRING) return count_text_tokens(mj_string_length(v));
     long total = 0;
-    size_t i;
-    json_t *item;
-    if (json_is_array(v)) {
-        json_array_foreach(v, i, item) total += prompt_tokens_of(item);
-    } else if (json_is_object(v)) {
-        json_t *content = json_object_get(v, "content");
-        json_t *text = json_object_get(v, "text");
-        if (content) total += prompt_tokens_of(content);
-        if (text) total += prompt_tokens_of(text);
+    mj_iter it;
+    mj_value key, item;
+    mj_iter_init(&it, v);
+    if (v->type == MJ_ARRAY) {
+        while (mj_next(&it, NULL, &item)) total += prompt_tokens_of(&item);
+    } else if (v->type == MJ_OBJECT) {
+        /* "content" then "text" (the last duplicate of each wins, as in a parsed tree). */
+        mj_value content = {MJ_NONE, NULL, 0}, text = {MJ_NONE, NULL, 0};
+        while (mj_next(&it, &key, &item)) {
+            if (mj_string_is(&key, "content"))
+                content = item;
+            else if (mj_string_is(&key, "text"))
+                text = item;
+        }
+        if (content.type != MJ_NONE) total += prompt_tokens_of(&content);
+        if (text.type != MJ_NONE) total += prompt_tokens_of(&text);
     }
     return total;
 }
 
-static long int_member(json_t *o, const char *key) {
-    json_t *v = json_object_get(o, key);
-    if (json_is_integer(v)) return (long)json_integer_value(v);
-    if (json_is_real(v)) return (long)json_real_value(v);
-    return -1;
+/* A token budget field: integers as they are, reals truncated; -1 when not a number. */
+static long int_member(const mj_value *v) {
+    if (!v || v->type != MJ_NUMBER) return -1;
+    int whole;
+    long long i;
+    double d = mj_number(v, &whole, &i);
+    if (whole) return i > 2147483647LL ? 2147483647L : i < -2147483647LL ? -2147483647L : (long)i;
+    return d > 2147483647.0 ? 2147483647L : d < -2147483647.0 ? -2147483647L : (long)d;
+}
+
+/* Members of one object, the last duplicate winning. */
+static void members(const mj_value *obj, const char *const *names, mj_value *out, size_t n) {
+    for (size_t i = 0; i < n; i++) out[i].type = MJ_NONE;
+    if (obj->type != MJ_OBJECT) return;
+    mj_iter it;
+    mj_value key, val;
+    mj_iter_init(&it, obj);
+    while (mj_next(&it, &key, &val))
+        for (size_t i = 0; i < n; i++)
+            if (mj_string_is(&key, names[i])) out[i] = val;
 }
 
 int mock_llm_parse(const uint8_t *body, size_t len, const char *default_model,
                    mock_llm_request *out, char *err, size_t err_size) {
     memset(out, 0, sizeof *out);
-    json_error_t jerr;
-    json_t *root = json_loadb((const char *)body, len, 0, &jerr);
-    if (!json_is_object(root)) {
+    mj_value root;
+    char why[128];
+    if (mj_parse((const char *)body, len, &root, why, sizeof why) != 0 || root.type != MJ_OBJECT) {
         snprintf(err, err_size, "request body is not a JSON object (%s)",
-                 root ? "wrong type" : jerr.text);
-        json_decref(root);
+                 root.type == MJ_NONE ? why : "wrong type");
         return -1;
     }
-    json_t *messages = json_object_get(root, "messages");
-    json_t *prompt = json_object_get(root, "prompt");
-    json_t *inputs = json_object_get(root, "inputs");
+    enum {
+        M_MESSAGES,
+        M_PROMPT,
+        M_INPUTS,
+        M_MAX_COMPLETION,
+        M_MAX_TOKENS,
+        M_PARAMETERS,
+        M_STREAM,
+        M_STREAM_OPTIONS,
+        M_MODEL,
+        M_COUNT
+    };
+    static const char *const names[] = {
+        "messages", "prompt",         "inputs", "max_completion_tokens", "max_tokens", "parameters",
+        "stream",   "stream_options", "model"};
+    mj_value m[M_COUNT];
+    members(&root, names, m, M_COUNT);
     long max_tokens = -1;
-    if (json_is_array(messages)) {
+    if (m[M_MESSAGES].type == MJ_ARRAY) {
         out->format = MOCK_LLM_CHAT;
-        out->prompt_tokens = prompt_tokens_of(messages);
-        max_tokens = int_member(root, "max_completion_tokens");
-        if (max_tokens < 0) max_tokens = int_member(root, "max_tokens");
-    } else if (prompt && (json_is_string(prompt) || json_is_array(prompt))) {
+        out->prompt_tokens = prompt_tokens_of(&m[M_MESSAGES]);
+        max_tokens = int_member(&m[M_MAX_COMPLETION]);
+        if (max_tokens < 0) max_tokens = int_member(&m[M_MAX_TOKENS]);
+    } else if (m[M_PROMPT].type == MJ_STRING || m[M_PROMPT].type == MJ_ARRAY) {
         out->format = MOCK_LLM_COMPLETIONS;
-        out->prompt_tokens = prompt_tokens_of(prompt);
-        max_tokens = int_member(root, "max_tokens");
-    } else if (inputs && json_is_string(inputs)) {
+        out->prompt_tokens = prompt_tokens_of(&m[M_PROMPT]);
+        max_tokens = int_member(&m[M_MAX_TOKENS]);
+    } else if (m[M_INPUTS].type == MJ_STRING) {
         out->format = MOCK_LLM_TGI;
-        out->prompt_tokens = prompt_tokens_of(inputs);
-        json_t *params = json_object_get(root, "parameters");
-        max_tokens = int_member(params, "max_new_tokens");
-        out->tgi_details = json_is_true(json_object_get(params, "details"));
+        out->prompt_tokens = prompt_tokens_of(&m[M_INPUTS]);
+        static const char *const pnames[] = {"max_new_tokens", "details"};
+        mj_value pv[2];
+        members(&m[M_PARAMETERS], pnames, pv, 2);
+        max_tokens = int_member(&pv[0]);
+        out->tgi_details = pv[1].type == MJ_TRUE;
     } else {
         snprintf(err, err_size,
                  "request body has none of \"messages\" (chat), \"prompt\" "
                  "(completions) or \"inputs\" (TGI)");
-        json_decref(root);
         return -1;
     }
     if (max_tokens == 0 || max_tokens < -1) {
         snprintf(err, err_size, "max_tokens must be at least 1");
-        json_decref(root);
         return -1;
     }
     out->max_tokens = max_tokens > 0 ? max_tokens : 0;
-    out->stream = json_is_true(json_object_get(root, "stream"));
-    out->include_usage =
-        json_is_true(json_object_get(json_object_get(root, "stream_options"), "include_usage"));
-    json_t *model = json_object_get(root, "model");
-    json_t *m = json_string(json_is_string(model) ? json_string_value(model) : default_model);
-    char *quoted = json_dumps(m, JSON_ENCODE_ANY);
-    snprintf(out->model, sizeof out->model, "%s", quoted ? quoted : "\"mock-model\"");
-    free(quoted);
-    json_decref(m);
-    json_decref(root);
+    out->stream = m[M_STREAM].type == MJ_TRUE;
+    static const char *const onames[] = {"include_usage"};
+    mj_value usage;
+    members(&m[M_STREAM_OPTIONS], onames, &usage, 1);
+    out->include_usage = usage.type == MJ_TRUE;
+    /* The model name is echoed as the JSON string it arrived as (already valid JSON). */
+    if (m[M_MODEL].type == MJ_STRING && m[M_MODEL].len < sizeof out->model) {
+        memcpy(out->model, m[M_MODEL].p, m[M_MODEL].len);
+        out->model[m[M_MODEL].len] = '\0';
+    } else {
+        /* The default, quoted once (the event loop is the only caller). */
+        static char quoted_default[sizeof out->model], source[sizeof quoted_default];
+        if (strcmp(source, default_model) != 0 || !quoted_default[0]) {
+            json_t *js = json_string(default_model);
+            char *q = js ? json_dumps(js, JSON_ENCODE_ANY) : NULL;
+            snprintf(quoted_default, sizeof quoted_default, "%s",
+                     q && strlen(q) < sizeof quoted_default ? q : "\"mock-model\"");
+            snprintf(source, sizeof source, "%s", default_model);
+            free(q);
+            json_decref(js);
+        }
+        memcpy(out->model, quoted_default, sizeof out->model);
+    }
     return 0;
 }
 
@@ -199,7 +248,8 @@ void mock_llm_full_body(const mock_llm_answer *a, mock_buf *b, const char **cont
         mock_llm_stream_tail(a, b);
         return;
     }
-    mock_buf text = {0};
+    static mock_buf text; /* reused: the event loop is the only caller */
+    text.len = 0;
     mock_buf_puts(&text, "");
     for (long k = 0; k < a->tokens; k++) mock_buf_puts(&text, mock_llm_token(k));
     const char *fr = a->tokens == 0 ? "\"stop\"" : finish_reason(a);
@@ -232,7 +282,7 @@ void mock_llm_full_body(const mock_llm_answer *a, mock_buf *b, const char **cont
                             "\"seed\":null}",
                             a->truncated ? "length" : "eos_token", a->tokens);
         mock_buf_puts(b, "}]");
-        mock_buf_free(&text);
+        if (text.cap > 1 << 20) mock_buf_free(&text);
         return;
     }
     mock_buf_printf(
@@ -241,5 +291,5 @@ void mock_llm_full_body(const mock_llm_answer *a, mock_buf *b, const char **cont
     if (a->reasoning_only)
         mock_buf_printf(b, ",\"completion_tokens_details\":{\"reasoning_tokens\":%ld}", a->tokens);
     mock_buf_puts(b, "}}");
-    mock_buf_free(&text);
+    if (text.cap > 1 << 20) mock_buf_free(&text);
 }

@@ -173,11 +173,21 @@ void mock_new_request_id(char out[37]) {
         clock_gettime(CLOCK_REALTIME, &ts);
         rng.s = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ 0x5EED;
     }
+    /* A version-4 UUID, formatted by hand (this runs for every request). */
+    static const char hex[] = "0123456789abcdef";
     uint64_t a = mock_rng_next(&rng), b = mock_rng_next(&rng);
-    snprintf(out, 37, "%08x-%04x-4%03x-%04x-%012llx", (unsigned)(a >> 32),
-             (unsigned)(a >> 16) & 0xFFFF, (unsigned)a & 0xFFF,
-             (unsigned)(0x8000 | ((b >> 48) & 0x3FFF)),
-             (unsigned long long)(b & 0xFFFFFFFFFFFFULL));
+    a = (a & ~0xF000ULL) | 0x4000ULL;                 /* version 4 */
+    b = (b & ~(0xC000ULL << 48)) | (0x8000ULL << 48); /* variant 10 */
+    int o = 0;
+    for (int i = 0; i < 16; i++) {
+        if (i == 8 || i == 12) out[o++] = '-';
+        out[o++] = hex[(a >> (60 - 4 * i)) & 15];
+    }
+    for (int i = 0; i < 16; i++) {
+        if (i == 0 || i == 4) out[o++] = '-';
+        out[o++] = hex[(b >> (60 - 4 * i)) & 15];
+    }
+    out[o] = '\0';
 }
 
 int mock_name_valid(const char *s, size_t max) {
