@@ -370,6 +370,12 @@ static void fill_info(smfw_results *r, const direct_options *o, const direct_eng
     in->concurrency = o->arrival == DIRECT_ARRIVAL_CLOSED ? o->concurrency : o->max_concurrency;
     in->request_rate = o->request_rate;
     in->request_count_target = o->request_count;
+    if (o->shard.count > 1) {
+        char shard[24];
+        smfw_results_set_string(&in->shard, smfw_shard_format(&o->shard, shard, sizeof shard));
+    } else {
+        smfw_results_set_string(&in->shard, NULL);
+    }
     in->max_error_rate = o->max_error_rate;
     if (!in->smfw_version) smfw_results_set_string(&in->smfw_version, SMFW_VERSION_STRING);
     char ver[96];

@@ -326,6 +326,10 @@ static void drop_slot(direct_worker *w, direct_slot *s) {
 static int start_request(direct_worker *w, direct_slot *s, int64_t index, int64_t intended) {
     direct_engine *eng = w->eng;
     const direct_options *o = eng->opt;
+    /* A shard's k-th request is request k*N+I-1 of the whole run, with that request's prompt
+     * (the warm-up is every shard's own, unsplit). */
+    if (eng->phase == DIRECT_PHASE_PROFILING)
+        index = (int64_t)smfw_shard_global_index(&o->shard, (uint64_t)index);
     size_t p = (size_t)((uint64_t)(index + eng->prompt_offset) % eng->n_payloads);
     s->index = index;
     s->payload = &eng->payloads[p];

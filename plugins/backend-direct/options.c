@@ -287,6 +287,26 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
         return smfw_error_set(err, SMFW_ERR_CONFIG, "workers must be between 0 and 1024");
     o->seed = (uint64_t)smfw_settings_get_int(run, "random_seed", 42);
     o->max_error_rate = smfw_settings_get_double(run, "max_error_rate", 0.01);
+    st = smfw_shard_parse(smfw_settings_get(run, "shard"), &o->shard, err);
+    if (st != SMFW_OK) return st;
+    o->request_count_total = o->request_count;
+    if (o->shard.count > 1) {
+        /* This process's share of the run; warm-up and duration are not split. */
+        o->request_count = (int64_t)smfw_shard_share(&o->shard, (uint64_t)o->request_count);
+        if (o->request_count_total > 0 && o->request_count == 0)
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "shard %u/%u gets no request of the %lld: use fewer shards or "
+                                  "more requests",
+                                  o->shard.index, o->shard.count,
+                                  (long long)o->request_count_total);
+        o->concurrency = (int64_t)smfw_shard_share(&o->shard, (uint64_t)o->concurrency);
+        if (o->concurrency < 1) o->concurrency = 1;
+        if (o->max_concurrency) {
+            o->max_concurrency = (int64_t)smfw_shard_share(&o->shard, (uint64_t)o->max_concurrency);
+            if (o->max_concurrency < 1) o->max_concurrency = 1;
+        }
+        o->request_rate = smfw_shard_rate(&o->shard, o->request_rate);
+    }
     o->output_tokens_mean = ds ? smfw_settings_get_double(ds, "output_tokens_mean", 256) : 256;
     o->output_tokens_stddev = ds ? smfw_settings_get_double(ds, "output_tokens_stddev", 16) : 16;
     return parse_goodput(o, run, err);

@@ -10,6 +10,7 @@
 
 #include <smfw/config.h>
 #include <smfw/results.h>
+#include <smfw/shard.h>
 
 #include "scheduler.h"
 #include "stream.h"
@@ -59,6 +60,11 @@ typedef struct direct_options {
     double max_error_rate;
     smfw_goodput_slo *slos;
     size_t n_slos;
+    /* --shard I/N: this process sends the global requests I-1, I-1+N, ... of the whole run
+     * (smfw/shard.h); request_count, concurrency, max_concurrency and request_rate above are
+     * already this shard's share, request_count_total the whole run's. */
+    smfw_shard shard;
+    int64_t request_count_total;
     /* backend.direct */
     char *mock_binary;
     char **mock_args;
