@@ -11,7 +11,7 @@ source "$here/test_direct_lib.bash"
 
 start_mock --ttft-ms 10:3 --itl-ms 2:1 --output-tokens 12
 for i in 1 2 3; do
-    rc=$(run_direct "$work/shard$i" --concurrency 2 --request-count 30 --shard "$i/3")
+    rc=$(run_direct "$work/shard$i" --concurrency 6 --request-count 90 --shard "$i/3")
     [ "$rc" = 0 ] || { cat "$work/shard$i.log"; exit 1; }
 done
 stop_mock
@@ -39,7 +39,10 @@ for k in mm:
     assert mm[k] == um[k], (k, mm[k], um[k])
 assert m["smfw"]["client"]["merge"]["shard_count"] == 3
 assert m["smfw"].get("shard") is None
-assert mm["request_count"]["avg"] == 90, mm["request_count"]
+assert mm["request_count"]["avg"] == 90, mm["request_count"]   # 30 per shard
+assert m["smfw"].get("concurrency") in (None, 6), m["smfw"].get("concurrency")  # 2 + 2 + 2
+for d in ("shard1", "shard2", "shard3"):
+    assert load(d)["request_count"]["avg"] == 30, d
 # independent recomputation from the records (ms in the files)
 recs = [json.loads(l) for d in ("shard1", "shard2", "shard3")
         for l in open(f"{w}/{d}/profile_export.jsonl")]
