@@ -139,14 +139,8 @@ static int cloudwatch_main(int argc, char **argv) {
                  "name the endpoint: --endpoint NAME (or --run DIR of a run that recorded it)");
         goto done;
     }
-    const smfw_settings *aws = smfw_config_section(cli.cfg, "aws");
     smfw_aws_options o;
-    memset(&o, 0, sizeof o);
-    o.region = smfw_settings_get(aws, "region");
-    o.profile = smfw_settings_get(aws, "profile");
-    o.endpoint_url = smfw_settings_get(aws, "endpoint_url");
-    o.ca_bundle = smfw_settings_get(aws, "ca_bundle");
-    o.max_attempts = (int)smfw_settings_get_int(aws, "max_attempts", 3);
+    smfw_aws_options_from_config(cli.cfg, &o);
     if (smfw_aws_client_new(&o, &client, &err) != SMFW_OK) goto fail;
     if (smfw_cloudwatch_fetch(client, &q, &rep, &err) != SMFW_OK) goto fail;
     smfw_cloudwatch_interpret(rep, single, sent);

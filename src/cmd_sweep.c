@@ -320,14 +320,8 @@ static smfw_status set_env(smfw_config *cfg, const char *section, const char *ke
 
 static smfw_status client_from_config(const smfw_config *cfg, smfw_aws_client **out,
                                       smfw_error *err) {
-    const smfw_settings *aws = smfw_config_section(cfg, "aws");
     smfw_aws_options o;
-    memset(&o, 0, sizeof o);
-    o.region = smfw_settings_get(aws, "region");
-    o.profile = smfw_settings_get(aws, "profile");
-    o.endpoint_url = smfw_settings_get(aws, "endpoint_url");
-    o.ca_bundle = smfw_settings_get(aws, "ca_bundle");
-    o.max_attempts = (int)smfw_settings_get_int(aws, "max_attempts", 3);
+    smfw_aws_options_from_config(cfg, &o);
     return smfw_aws_client_new(&o, out, err);
 }
 

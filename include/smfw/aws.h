@@ -36,6 +36,15 @@ typedef struct smfw_aws_options {
 
 typedef struct smfw_aws_client smfw_aws_client;
 
+struct smfw_config;
+/**
+ * Fill options from the [aws] section of an smfw configuration (region,
+ * profile, endpoint_url, ca_bundle, max_attempts); everything else zeroed.
+ * The strings are borrowed from the configuration.
+ */
+SMFW_API void smfw_aws_options_from_config(const struct smfw_config *config,
+                                           smfw_aws_options *opts);
+
 /** Make a client. Nothing is resolved or contacted yet. */
 SMFW_API smfw_status smfw_aws_client_new(const smfw_aws_options *opts, smfw_aws_client **out,
                                          smfw_error *err);

@@ -139,7 +139,6 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
     const smfw_config *cfg = run->config;
     const smfw_settings *mine = smfw_config_section(cfg, "backend.managed");
     const smfw_settings *rs = smfw_config_section(cfg, "run");
-    const smfw_settings *aws = smfw_config_section(cfg, "aws");
     managed_plan plan;
     memset(&plan, 0, sizeof plan);
     smfw_aws_client *client = NULL;
@@ -149,12 +148,7 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
     if (st != SMFW_OK) return st;
 
     smfw_aws_options ao;
-    memset(&ao, 0, sizeof ao);
-    ao.region = smfw_settings_get(aws, "region");
-    ao.profile = smfw_settings_get(aws, "profile");
-    ao.endpoint_url = smfw_settings_get(aws, "endpoint_url");
-    ao.ca_bundle = smfw_settings_get(aws, "ca_bundle");
-    ao.max_attempts = (int)smfw_settings_get_int(aws, "max_attempts", 3);
+    smfw_aws_options_from_config(cfg, &ao);
     st = smfw_aws_client_new(&ao, &client, err);
     if (st != SMFW_OK) goto done;
 
