@@ -6,6 +6,7 @@
 #include "jscan.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,7 +215,19 @@ static int scan_number(scan *s) {
         if (p >= end || !is_digit(*p)) return fail(s, "invalid number");
         while (p < end && is_digit(*p)) p++;
     }
-    if (integer) {
+    if (!integer) {
+        /* As jansson: a real that overflows a double is refused (underflow is not). */
+        char buf[512];
+        size_t n = (size_t)(p - s->p);
+        if (n < sizeof buf) {
+            memcpy(buf, s->p, n);
+            buf[n] = '\0';
+            errno = 0;
+            double d = strtod(buf, NULL);
+            if (errno == ERANGE && (d == HUGE_VAL || d == -HUGE_VAL))
+                return fail(s, "real number overflow");
+        }
+    } else {
         /* As jansson: an integer must fit in 64 bits. */
         char buf[32];
         size_t n = (size_t)(p - s->p);
