@@ -2,12 +2,14 @@
 # direct_vs_wrk_js.sh - smfw's direct backend against two reference clients,
 # all in one invocation against one smfw-mock, so the numbers are ratios on
 # the same machine at the same moment (testing.md: never a bare absolute):
-#   non-streaming: smfw direct (--url, OpenAI route, stream false) vs wrk
+#   non-streaming: smfw direct (--url, OpenAI route, stream false) vs wrk,
+#                  both for DURATION seconds
 #   streaming:     smfw direct (SageMaker InvokeEndpointWithResponseStream,
 #                  SigV4 + event stream) vs the AWS SDK for JavaScript v3
 # For each: requests/s and client CPU-seconds per 1000 requests, and the
 # smfw/reference ratios.
 # usage: bench/direct_vs_wrk_js.sh [BUILD_DIR] (env: CONC=64 REQUESTS=4000 DURATION=10)
+# Prints the load average before and after: other work on the machine changes the numbers.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-${SMFW_BUILD_DIR:-$here/../build}}
@@ -27,6 +29,7 @@ trap '[ -n "$mock_pid" ] && kill $mock_pid 2>/dev/null; rm -rf "$work"' EXIT
 mock_pid=$!
 for _ in $(seq 100); do grep -q listening "$work/mock.out" && break; sleep 0.05; done
 URL=$(head -1 "$work/mock.out" | sed 's/.*listening on //')
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # cpu_of CMD... : run, print "<cpu seconds of the command and its children> <wall seconds>"
 cpu_of() {
@@ -50,9 +53,10 @@ LUA
 read -r wcpu wwall < <(cpu_of wrk -t1 -c"$CONC" -d"${DURATION}s" -s "$work/post.lua" "$URL/v1/chat/completions" 2>"$work/wrk.out")
 wreq=$(awk '/requests in/ {print $1}' "$work/wrk.out")
 [ -n "$wreq" ] || { wrk -t1 -c"$CONC" -d"${DURATION}s" -s "$work/post.lua" "$URL/v1/chat/completions" > "$work/wrk.out"; wreq=$(awk '/requests in/ {print $1}' "$work/wrk.out"); }
+# Same duration as wrk, so smfw's start-up (dataset, inputs.json) and reports weigh as little.
 read -r scpu swall < <(cpu_of "$SMFW" run --backend direct --url "$URL" --model m --no-streaming \
-    --concurrency "$CONC" --request-count "$REQUESTS" --workers 1 -o "$work/nostream" -q --report json)
-sreq=$REQUESTS
+    --concurrency "$CONC" --duration "${DURATION}s" --workers 1 -o "$work/nostream" -q --report json)
+sreq=$(wc -l < "$work/nostream/profile_export.jsonl")
 
 # ---- streaming: smfw vs the JS SDK on InvokeEndpointWithResponseStream -------------
 read -r jcpu jwall < <(cpu_of node "$here/js_stream_client.mjs" "$URL" bench "$CONC" "$REQUESTS")
@@ -79,3 +83,4 @@ for path, ref, rr, rc, me, mr, mc in rows:
     print(f"{'':14s} {me:12s} {mr:9.1f} {mc:15.3f}   ratio smfw/{ref}: req/s x{mr / rr:.2f}, CPU per request x{mc / rc:.2f}")
 print(f"(smfw's own request_throughput: non-streaming {rps('nostream'):.1f}/s, streaming {rps('stream'):.1f}/s)")
 PY
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

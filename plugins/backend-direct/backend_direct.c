@@ -275,6 +275,7 @@ static size_t drain(run_state *rs, size_t max, int wait_ms) {
         }
         direct_completion_clear(x);
     }
+    direct_outputs_flush(&rs->outputs);
     free(c);
     return n;
 }

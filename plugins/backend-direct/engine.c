@@ -337,8 +337,6 @@ static int start_request(direct_worker *w, direct_slot *s, int64_t index, int64_
     direct_response_reset(s);
     direct_uuid4(&w->rng, s->request_id);
     direct_uuid4(&w->rng, s->correlation_id);
-    curl_slist_free_all(s->headers);
-    s->headers = NULL;
     smfw_error err;
     smfw_error_clear(&err);
     s->busy = 1;

@@ -48,7 +48,8 @@ typedef struct direct_slot {
     CURL *easy;
     struct direct_worker *w;
     int busy;
-    struct curl_slist *headers;
+    struct curl_slist *headers; /* kept across requests (HTTP: only the ids change) */
+    char *hdr_request_id, *hdr_correlation_id; /* their values inside `headers` */
     /* the request */
     int64_t index; /* session_num */
     const direct_payload *payload;
@@ -113,6 +114,8 @@ typedef struct direct_worker {
     direct_pending *pending;
     size_t pend_head, pend_len, pend_cap;
     direct_rng rng;
+    char date_raw[64]; /* last Date header seen and its value (unix seconds) */
+    int64_t date_value;
     struct direct_completion *local; /* finished, not yet handed to the run thread */
     size_t local_len, local_cap;
     int stop_local;
@@ -223,7 +226,11 @@ void direct_engine_free(direct_engine *eng);
 
 smfw_status direct_transport_init(direct_transport *tr, const direct_options *opt, smfw_error *err);
 void direct_transport_free(direct_transport *tr);
-/** Request headers for one send (signed for SageMaker). New list in *out. */
+/**
+ * Request headers for one send (signed for SageMaker) into *out, which
+ * becomes the slot's list: the previous one is freed, or, for HTTP, reused
+ * with the new ids written in.
+ */
 smfw_status direct_transport_headers(direct_transport *tr, const direct_options *opt,
                                      direct_slot *slot, struct curl_slist **out, smfw_error *err);
 smfw_status direct_http_headers(direct_transport *tr, const direct_options *opt, direct_slot *slot,

@@ -5,6 +5,7 @@
 #include "outputs.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,8 @@ smfw_status direct_write_inputs_json(const char *dir, json_t *data, smfw_error *
 smfw_status direct_outputs_open(direct_outputs *o, const char *dir, smfw_error *err) {
     char path[4096];
     o->count = 0;
+    o->pending = 0;
+    memset(&o->line, 0, sizeof o->line);
     o->f = open_in(dir, "outputs.json", path, sizeof path, err);
     if (!o->f) return SMFW_ERR_IO;
     fputs("{\n  \"data\": [", o->f);
@@ -47,34 +50,143 @@ smfw_status direct_outputs_open(direct_outputs *o, const char *dir, smfw_error *
     return SMFW_OK;
 }
 
+/* Length of the valid UTF-8 sequence at s[0..n), 0 when it is not one. */
+static size_t utf8_seq(const unsigned char *s, size_t n) {
+    size_t need;
+    uint32_t cp;
+    if (s[0] >= 0xC2 && s[0] <= 0xDF) {
+        need = 1, cp = s[0] & 0x1Fu;
+    } else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
+        need = 2, cp = s[0] & 0x0Fu;
+    } else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
+        need = 3, cp = s[0] & 0x07u;
+    } else {
+        return 0;
+    }
+    if (n <= need) return 0;
+    for (size_t k = 1; k <= need; k++) {
+        if ((s[k] & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (s[k] & 0x3Fu);
+    }
+    if ((need == 2 && cp < 0x800) || (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return need + 1;
+}
+
+int direct_json_string_append(dbuf *b, const char *str, size_t n) {
+    static const char hex[] = "0123456789ABCDEF"; /* as jansson writes them */
+    const unsigned char *s = (const unsigned char *)str;
+    if (dbuf_reserve(b, n + 2) != 0) return -1;
+    int rc = dbuf_append(b, "\"", 1);
+    size_t run = 0; /* bytes copied through unchanged, flushed in one append */
+    for (size_t i = 0; i < n && rc == 0;) {
+        unsigned char c = s[i];
+        const char *esc = NULL;
+        char u[6];
+        size_t el = 2, adv = 1;
+        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+            run++, i++;
+            continue;
+        }
+        if (c >= 0x80) {
+            size_t k = utf8_seq(s + i, n - i);
+            if (k) {
+                run += k, i += k;
+                continue;
+            }
+            esc = "\\ufffd"; /* not UTF-8: the replacement character, as a decoder would */
+            el = 6;
+        } else if (c == '"') {
+            esc = "\\\"";
+        } else if (c == '\\') {
+            esc = "\\\\";
+        } else if (c == '\n') {
+            esc = "\\n";
+        } else if (c == '\r') {
+            esc = "\\r";
+        } else if (c == '\t') {
+            esc = "\\t";
+        } else if (c == '\b') {
+            esc = "\\b";
+        } else if (c == '\f') {
+            esc = "\\f";
+        } else {
+            u[0] = '\\', u[1] = 'u', u[2] = '0', u[3] = '0', u[4] = hex[c >> 4], u[5] = hex[c & 15];
+            esc = u;
+            el = 6;
+        }
+        if (run) rc = dbuf_append(b, str + i - run, run);
+        run = 0;
+        if (rc == 0) rc = dbuf_append(b, esc, el);
+        i += adv;
+    }
+    if (run && rc == 0) rc = dbuf_append(b, str + n - run, run);
+    if (rc == 0) rc = dbuf_append(b, "\"", 1);
+    return rc;
+}
+
+static int append_str(dbuf *b, const char *s) {
+    return dbuf_append(b, s, strlen(s));
+}
+
+/* One compact JSON object per request, written without building a JSON tree. */
 void direct_outputs_add(direct_outputs *o, const smfw_record *rec, const char *text,
                         const char *reasoning) {
     if (!o->f) return;
-    json_t *e = json_object();
-    json_object_set_new(e, "session_num", json_integer(rec->session_num));
-    if (rec->x_request_id) json_object_set_new(e, "x_request_id", json_string(rec->x_request_id));
-    if (rec->conversation_id)
-        json_object_set_new(e, "conversation_id", json_string(rec->conversation_id));
-    if (reasoning) json_object_set_new(e, "reasoning", json_string(reasoning));
-    json_object_set_new(e, "output", json_string(text ? text : ""));
-    if (rec->error) {
-        json_t *er = json_object();
-        if (rec->error->has_code) json_object_set_new(er, "code", json_integer(rec->error->code));
-        if (rec->error->type) json_object_set_new(er, "type", json_string(rec->error->type));
-        json_object_set_new(er, "class",
-                            json_string(smfw_error_class_name(rec->error->error_class)));
-        json_object_set_new(e, "error", er);
+    dbuf *b = &o->line;
+    char num[48];
+    dbuf_reset(b);
+    int rc = append_str(b, o->count ? ",\n    " : "\n    ");
+    snprintf(num, sizeof num, "{\"session_num\":%lld", (long long)rec->session_num);
+    rc |= append_str(b, num);
+    if (rec->x_request_id) {
+        rc |= append_str(b, ",\"x_request_id\":");
+        rc |= direct_json_string_append(b, rec->x_request_id, strlen(rec->x_request_id));
     }
-    char *line = json_dumps(e, JSON_COMPACT);
-    json_decref(e);
-    if (!line) return;
-    fprintf(o->f, "%s\n    %s", o->count ? "," : "", line);
-    free(line);
+    if (rec->conversation_id) {
+        rc |= append_str(b, ",\"conversation_id\":");
+        rc |= direct_json_string_append(b, rec->conversation_id, strlen(rec->conversation_id));
+    }
+    if (reasoning) {
+        rc |= append_str(b, ",\"reasoning\":");
+        rc |= direct_json_string_append(b, reasoning, strlen(reasoning));
+    }
+    rc |= append_str(b, ",\"output\":");
+    rc |= direct_json_string_append(b, text ? text : "", text ? strlen(text) : 0);
+    if (rec->error) {
+        rc |= append_str(b, ",\"error\":{");
+        const char *sep = "";
+        if (rec->error->has_code) {
+            snprintf(num, sizeof num, "\"code\":%d", rec->error->code);
+            rc |= append_str(b, num);
+            sep = ",";
+        }
+        if (rec->error->type) {
+            rc |= append_str(b, sep);
+            rc |= append_str(b, "\"type\":");
+            rc |= direct_json_string_append(b, rec->error->type, strlen(rec->error->type));
+            sep = ",";
+        }
+        rc |= append_str(b, sep);
+        rc |= append_str(b, "\"class\":\"");
+        rc |= append_str(b, smfw_error_class_name(rec->error->error_class));
+        rc |= append_str(b, "\"}");
+    }
+    rc |= append_str(b, "}");
+    if (rc != 0) return; /* out of memory: this entry is skipped, the file stays valid */
+    fwrite(b->data, 1, b->len, o->f);
     o->count++;
-    fflush(o->f); /* a crash keeps what completed (the closing bracket aside) */
+    o->pending++;
+}
+
+void direct_outputs_flush(direct_outputs *o) {
+    if (o->f && o->pending) fflush(o->f);
+    o->pending = 0;
 }
 
 smfw_status direct_outputs_close(direct_outputs *o, smfw_error *err) {
+    dbuf_free(&o->line);
     if (!o->f) return SMFW_OK;
     fputs(o->count ? "\n  ]\n}\n" : "]\n}\n", o->f);
     smfw_status st = close_checked(o->f, "outputs.json", err);

@@ -14,6 +14,7 @@
 
 #include <smfw/results.h>
 
+#include "dbuf.h"
 #include "options.h"
 
 /** Write {"data": [...]} (2-space indent) to dir/inputs.json. Borrows `data`. */
@@ -22,12 +23,27 @@ smfw_status direct_write_inputs_json(const char *dir, json_t *data, smfw_error *
 typedef struct direct_outputs {
     FILE *f;
     int count;
+    int pending; /* entries written since the last flush */
+    dbuf line;   /* one entry, reused */
 } direct_outputs;
 
 smfw_status direct_outputs_open(direct_outputs *o, const char *dir, smfw_error *err);
-/** One entry per profiling request (valid or not). */
+/**
+ * One entry per profiling request (valid or not). Entries reach the file at
+ * direct_outputs_flush(), called once per batch of finished requests: the
+ * per-request crash-safe file is profile_export.jsonl (flushed per record);
+ * outputs.json may lose its last batch in a crash.
+ */
 void direct_outputs_add(direct_outputs *o, const smfw_record *rec, const char *text,
                         const char *reasoning);
+void direct_outputs_flush(direct_outputs *o);
+
+/**
+ * Append `str` (n bytes) as a JSON string literal: quotes, escapes for '"',
+ * '\\' and control characters, UTF-8 copied through, and every byte that is
+ * not part of valid UTF-8 replaced by \ufffd. Returns 0, -1 when out of memory.
+ */
+int direct_json_string_append(dbuf *b, const char *str, size_t n);
 smfw_status direct_outputs_close(direct_outputs *o, smfw_error *err);
 
 /** The human summary; `hints` are the diagnosis lines (may be NULL). */

@@ -125,7 +125,12 @@ size_t direct_response_header_cb(char *data, size_t size, size_t n, void *userp)
     else if (nl == 4 && strncasecmp(data, "date", 4) == 0) {
         char tmp[64];
         trim_copy(tmp, sizeof tmp, val, vl);
-        s->server_date = parse_http_date(tmp);
+        direct_worker *w = s->w;
+        if (strcmp(tmp, w->date_raw) != 0) { /* one parse per second of server time */
+            memcpy(w->date_raw, tmp, sizeof tmp);
+            w->date_value = parse_http_date(tmp);
+        }
+        s->server_date = w->date_value;
     }
     return len;
 }

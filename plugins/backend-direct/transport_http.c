@@ -66,6 +66,11 @@ static struct curl_slist *append(struct curl_slist *l, const char *line, int *fa
     return n;
 }
 
+static struct curl_slist *last_node(struct curl_slist *l) {
+    while (l && l->next) l = l->next;
+    return l;
+}
+
 smfw_status direct_http_headers(direct_transport *tr, const direct_options *o, direct_slot *s,
                                 struct curl_slist **out, smfw_error *err) {
     char line[160];
@@ -76,8 +81,10 @@ smfw_status direct_http_headers(direct_transport *tr, const direct_options *o, d
     l = append(l, "User-Agent: smfw/" SMFW_VERSION_STRING, &failed);
     snprintf(line, sizeof line, "X-Request-ID: %s", s->request_id);
     l = append(l, line, &failed);
+    struct curl_slist *rid = failed ? NULL : last_node(l);
     snprintf(line, sizeof line, "X-Correlation-ID: %s", s->correlation_id);
     l = append(l, line, &failed);
+    struct curl_slist *cid = failed ? NULL : last_node(l);
     if (tr->auth_header) l = append(l, tr->auth_header, &failed);
     for (size_t i = 0; i < o->n_headers; i++) l = append(l, o->headers[i], &failed);
     l = append(l, "Expect:", &failed); /* never wait for 100-continue */
@@ -85,8 +92,22 @@ smfw_status direct_http_headers(direct_transport *tr, const direct_options *o, d
         curl_slist_free_all(l);
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory building headers");
     }
+    /* The list stays with the slot; the next request only rewrites the two ids. */
+    s->hdr_request_id = rid->data + strlen("X-Request-ID: ");
+    s->hdr_correlation_id = cid->data + strlen("X-Correlation-ID: ");
     *out = l;
     return SMFW_OK;
+}
+
+/* The ids are fixed-length UUIDs, so they are rewritten in place. */
+static int http_headers_reuse(direct_slot *s) {
+    if (!s->headers || !s->hdr_request_id || !s->hdr_correlation_id) return 0;
+    if (strlen(s->hdr_request_id) != strlen(s->request_id) ||
+        strlen(s->hdr_correlation_id) != strlen(s->correlation_id))
+        return 0;
+    memcpy(s->hdr_request_id, s->request_id, strlen(s->request_id));
+    memcpy(s->hdr_correlation_id, s->correlation_id, strlen(s->correlation_id));
+    return 1;
 }
 
 smfw_status direct_transport_init(direct_transport *tr, const direct_options *o, smfw_error *err) {
@@ -98,6 +119,13 @@ smfw_status direct_transport_init(direct_transport *tr, const direct_options *o,
 
 smfw_status direct_transport_headers(direct_transport *tr, const direct_options *o, direct_slot *s,
                                      struct curl_slist **out, smfw_error *err) {
+    if (tr->kind == DIRECT_TRANSPORT_HTTP && http_headers_reuse(s)) {
+        *out = s->headers;
+        return SMFW_OK;
+    }
+    curl_slist_free_all(s->headers);
+    s->headers = NULL;
+    s->hdr_request_id = s->hdr_correlation_id = NULL;
     if (tr->kind == DIRECT_TRANSPORT_HTTP) return direct_http_headers(tr, o, s, out, err);
     return direct_sagemaker_headers(tr, o, s, out, err);
 }

@@ -5,12 +5,14 @@
  * through the slot's write callback.
  */
 #include <check.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
 #include "json_scan.h"
+#include "outputs.h"
 #include "stream.h"
 
 /* ---- JSON scanner ------------------------------------------------------------ */
@@ -512,6 +514,60 @@ START_TEST(http_error_classification) {
 }
 END_TEST
 
+/* outputs.json's string writer against jansson (a reference nobody here wrote): the same
+ * bytes for every valid UTF-8 string, and invalid bytes decoded as U+FFFD. */
+START_TEST(json_string_writer_matches_jansson) {
+    unsigned seed = 12345;
+    dbuf b;
+    memset(&b, 0, sizeof b);
+    static const char *const pieces[] = {
+        "a",    "\"", "\\",       "\n",           "\r",
+        "\t",   "\b", "\f",       "\x01",         "\x1f",
+        "\x7f", "/",  "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+        " ",    "{",  "}"};
+    for (int iter = 0; iter < 2000; iter++) {
+        char in[256];
+        size_t n = 0;
+        int parts = (int)(rand_r(&seed) % 20);
+        for (int k = 0; k < parts; k++) {
+            const char *p = pieces[rand_r(&seed) % (sizeof pieces / sizeof pieces[0])];
+            memcpy(in + n, p, strlen(p));
+            n += strlen(p);
+        }
+        dbuf_reset(&b);
+        ck_assert_int_eq(direct_json_string_append(&b, in, n), 0);
+        json_t *ref = json_stringn(in, n);
+        ck_assert_ptr_nonnull(ref);
+        char *want = json_dumps(ref, JSON_ENCODE_ANY | JSON_COMPACT);
+        ck_assert_int_eq((int)b.len, (int)strlen(want));
+        ck_assert(memcmp(b.data, want, b.len) == 0);
+        free(want);
+        json_decref(ref);
+    }
+    /* Not UTF-8: a lone continuation byte, a truncated sequence, an overlong, a surrogate. */
+    static const struct {
+        const char *in;
+        const char *decoded;
+    } bad[] = {{"a\x80"
+                "b",
+                "a\xef\xbf\xbd"
+                "b"},
+               {"x\xe2\x82", "x\xef\xbf\xbd\xef\xbf\xbd"},
+               {"\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd"},
+               {"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        dbuf_reset(&b);
+        ck_assert_int_eq(direct_json_string_append(&b, bad[i].in, strlen(bad[i].in)), 0);
+        json_error_t je;
+        json_t *v = json_loadb(b.data, b.len, JSON_DECODE_ANY, &je);
+        ck_assert_msg(v != NULL, "not JSON: %.*s (%s)", (int)b.len, b.data, je.text);
+        ck_assert_str_eq(json_string_value(v), bad[i].decoded);
+        json_decref(v);
+    }
+    dbuf_free(&b);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("direct_parsers");
     TCase *tc = tcase_create("all");
@@ -527,6 +583,7 @@ int main(void) {
     tcase_add_test(tc, eventstream_three_parts_every_split);
     tcase_add_test(tc, eventstream_errors_and_crc);
     tcase_add_test(tc, http_error_classification);
+    tcase_add_test(tc, json_string_writer_matches_jansson);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
