@@ -29,8 +29,8 @@ void direct_diagnose(const smfw_results *r, const direct_options *o, const char 
                      int64_t skew_s, const char *creds_provider, direct_hints *h) {
     memset(h, 0, sizeof h->lines);
     h->n = 0;
-    size_t denied = 0, signature = 0, expired = 0, not_found = 0, throttled = 0, model = 0,
-           timeout = 0, connect = 0, invalid = 0, crc = 0;
+    size_t denied = 0, signature = 0, expired = 0, unknown_key = 0, not_found = 0, throttled = 0,
+           model = 0, timeout = 0, connect = 0, invalid = 0, crc = 0;
     for (size_t i = 0; i < r->n_records; i++) {
         const smfw_record_error *e = r->records[i].error;
         if (!e) continue;
@@ -41,6 +41,9 @@ void direct_diagnose(const smfw_results *r, const direct_options *o, const char 
                 signature++;
             else if (contains(t, "Expired") || contains(m, "expired"))
                 expired++;
+            else if (contains(t, "UnrecognizedClient") || contains(t, "InvalidClientTokenId") ||
+                     contains(t, "MissingAuthenticationToken"))
+                unknown_key++; /* the key itself is wrong: no IAM policy would help */
             else
                 denied++;
             break;
@@ -94,6 +97,13 @@ void direct_diagnose(const smfw_results *r, const direct_options *o, const char 
             "session token), and the clock (measured skew %s; SigV4 allows 5 minutes)",
             signature, rg, creds_provider ? creds_provider : "the AWS provider chain", skew);
     }
+    if (unknown_key)
+        add(h,
+            "%zu requests were refused because AWS does not recognise the credentials "
+            "(UnrecognizedClientException/InvalidClientTokenId): the access key id or session "
+            "token from %s is wrong, deleted, or belongs to another partition; `aws sts "
+            "get-caller-identity` checks them independently of smfw",
+            unknown_key, creds_provider ? creds_provider : "the AWS provider chain");
     if (expired)
         add(h,
             "%zu requests used expired credentials: refresh the session (aws sso login, a new "
