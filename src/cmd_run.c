@@ -48,9 +48,36 @@ static void print_summary(const smfw_results *r, const char *dir) {
     if (dir) fprintf(stdout, "  results: %s\n", dir);
 }
 
+typedef struct run_args {
+    int cloudwatch;
+    double cloudwatch_wait_s;
+    const char *variant;
+} run_args;
+
+static const smfw_cli_option run_options[] = {
+    {"cloudwatch", no_argument, 0, NULL,
+     "after the run, read SageMaker's CloudWatch metrics over its window (cloudwatch.md)"},
+    {"cloudwatch-wait", required_argument, 0, "TIME",
+     "wait this long before reading CloudWatch (it publishes minutes late; e.g. 3m)"},
+    {"variant", required_argument, 0, "NAME", "production variant for CloudWatch (AllTraffic)"}};
+
+static int run_option(void *user, const char *name, const char *value) {
+    run_args *a = user;
+    if (strcmp(name, "cloudwatch") == 0) a->cloudwatch = 1;
+    else if (strcmp(name, "variant") == 0) a->variant = value;
+    else if (strcmp(name, "cloudwatch-wait") == 0 &&
+             smfw_parse_duration(value, &a->cloudwatch_wait_s) != 0) {
+        smfw_log(SMFW_LOG_ERROR, NULL, "--cloudwatch-wait wants a duration such as 3m");
+        return 1;
+    }
+    return 0;
+}
+
 static int run_main(int argc, char **argv) {
     smfw_cli cli;
-    int rc = smfw_cli_setup(&smfw_command_run, argc, argv, NULL, 0, NULL, NULL, 1, &cli);
+    run_args args = {0, 0, NULL};
+    int rc = smfw_cli_setup(&smfw_command_run, argc, argv, run_options,
+                            sizeof run_options / sizeof run_options[0], run_option, &args, 1, &cli);
     if (rc >= 0) {
         smfw_cli_cleanup(&cli);
         return rc;
@@ -74,6 +101,15 @@ static int run_main(int argc, char **argv) {
     smfw_status st = smfw_run_execute(cli.reg, cli.cfg, &opts, &results, &dir, &err);
     smfw_cli_progress_end();
     if (results && cli.verbosity >= 0) print_summary(results, dir);
+    if (args.cloudwatch && results && dir && st != SMFW_ERR_CANCELLED) {
+        int64_t start = results->info.start_wall_ns, end = results->info.end_wall_ns;
+        if (results->stats[SMFW_M_MIN_REQUEST_TIMESTAMP].present && !start)
+            start = (int64_t)results->stats[SMFW_M_MIN_REQUEST_TIMESTAMP].avg;
+        if (results->stats[SMFW_M_MAX_RESPONSE_TIMESTAMP].present && !end)
+            end = (int64_t)results->stats[SMFW_M_MAX_RESPONSE_TIMESTAMP].avg;
+        smfw_cli_cloudwatch(cli.cfg, args.variant, args.cloudwatch_wait_s, dir, start, end,
+                            (int64_t)results->n_records, cli.verbosity < 0);
+    }
     if (st != SMFW_OK) {
         if (st == SMFW_ERR_CANCELLED) smfw_log(SMFW_LOG_WARN, NULL, "%s", err.message);
         else smfw_log(SMFW_LOG_ERROR, NULL, "%s", err.message);

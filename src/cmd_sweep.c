@@ -318,63 +318,6 @@ static smfw_status set_env(smfw_config *cfg, const char *section, const char *ke
     return smfw_config_set(cfg, section, key, value, SMFW_SOURCE_ENV, "smfw sweep (level)", 0, err);
 }
 
-static smfw_status client_from_config(const smfw_config *cfg, smfw_aws_client **out,
-                                      smfw_error *err) {
-    smfw_aws_options o;
-    smfw_aws_options_from_config(cfg, &o);
-    return smfw_aws_client_new(&o, out, err);
-}
-
-static void sweep_cloudwatch(const sweep_args *a, const smfw_config *cfg, const char *dir,
-                             int64_t start_ns, int64_t end_ns, int64_t sent, int quiet) {
-    const smfw_settings *run = smfw_config_section(cfg, "run");
-    const char *endpoint = smfw_settings_get(run, "endpoint");
-    if (!endpoint || strcmp(endpoint, "mock") == 0) {
-        SMFW_LOG_WARN(NULL, "--cloudwatch needs a SageMaker endpoint (--endpoint NAME; for "
-                            "smfw-mock start it yourself and pass --endpoint-url)");
-        return;
-    }
-    if (a->cloudwatch_wait_s > 0) {
-        SMFW_LOG_INFO(NULL, "waiting %.0f s for CloudWatch to publish the sweep's minutes",
-                      a->cloudwatch_wait_s);
-        sleep((unsigned)ceil(a->cloudwatch_wait_s));
-    }
-    smfw_aws_client *client = NULL;
-    smfw_cw_report *rep = NULL;
-    smfw_error err;
-    smfw_cw_query q;
-    memset(&q, 0, sizeof q);
-    q.endpoint = endpoint;
-    q.variant = a->variant;
-    q.inference_component = smfw_settings_get(run, "inference_component");
-    q.start_s = start_ns / 1000000000LL;
-    q.end_s = (end_ns + 999999999LL) / 1000000000LL;
-    if (client_from_config(cfg, &client, &err) != SMFW_OK ||
-        smfw_cloudwatch_fetch(client, &q, &rep, &err) != SMFW_OK) {
-        SMFW_LOG_WARN(NULL, "CloudWatch: %s", err.message);
-        smfw_aws_client_free(client);
-        return;
-    }
-    smfw_cloudwatch_interpret(rep, NULL, sent);
-    char *md = smfw_cloudwatch_markdown(rep), *js = smfw_cloudwatch_json(rep);
-    char path[4200];
-    FILE *fp;
-    snprintf(path, sizeof path, "%s/cloudwatch.md", dir);
-    if (md && (fp = fopen(path, "w"))) {
-        fputs(md, fp);
-        fclose(fp);
-    }
-    snprintf(path, sizeof path, "%s/cloudwatch.json", dir);
-    if (js && (fp = fopen(path, "w"))) {
-        fputs(js, fp);
-        fclose(fp);
-    }
-    if (!quiet && md) fprintf(stdout, "\n%s", md);
-    free(md);
-    free(js);
-    smfw_cw_report_free(rep);
-    smfw_aws_client_free(client);
-}
 
 static int run_sweep(sweep_args *a, smfw_cli *cli) {
     smfw_config *cfg = cli->cfg;
@@ -602,8 +545,8 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
         if (arc && !rc) rc = arc;
     }
     if (a->cloudwatch)
-        sweep_cloudwatch(a, cfg, sweep_dir, t_start, smfw_now_wall_ns(), managed ? -1 : sent,
-                         cli->verbosity < 0);
+        smfw_cli_cloudwatch(cfg, a->variant, a->cloudwatch_wait_s, sweep_dir, t_start,
+                            smfw_now_wall_ns(), managed ? -1 : sent, cli->verbosity < 0);
 out:
     smfw_sweep_free(s);
     free(sweep_dir);

@@ -74,6 +74,18 @@ void smfw_cli_progress_end(void);
 /** Configure the progress printer from smfw.progress and the verbosity. */
 void smfw_cli_progress_setup(const smfw_config *cfg, int verbosity);
 
+/**
+ * The server's view of a finished run or sweep: wait `wait_s` (CloudWatch
+ * publishes with a delay), read SageMaker's CloudWatch metrics over
+ * [start_ns, end_ns] for the configured endpoint (variant NULL = AllTraffic),
+ * compare them with `requests_sent` (-1 = unknown), write cloudwatch.md and
+ * cloudwatch.json into dir and print the reading unless quiet. Problems are
+ * warnings: the benchmark's own results stand.
+ */
+void smfw_cli_cloudwatch(const smfw_config *cfg, const char *variant, double wait_s,
+                         const char *dir, int64_t start_ns, int64_t end_ns, int64_t requests_sent,
+                         int quiet);
+
 /** Print an error sentence as "smfw: error: ..." and return the exit code of its status. */
 int smfw_cli_fail(const smfw_error *err);
 

@@ -60,4 +60,15 @@ start_mock --ttft-ms 5 --itl-ms 1 --output-tokens 4
     > "$work/sweep.log" 2>&1 || { cat "$work/sweep.log"; exit 1; }
 grep -q "exactly the 47 requests" "$work/sweep/cloudwatch.md" ||
     { cat "$work/sweep/cloudwatch.md"; exit 1; }   # 2 x 20 + (1 + 4) + 2 warm-ups
+stop_mock
+
+# `smfw run --cloudwatch` writes the server's view into the run folder
+start_mock --ttft-ms 5 --itl-ms 1 --output-tokens 4
+"$SMFW" run --backend direct --endpoint bench --endpoint-url "$MOCK_URL" --region us-east-1 \
+    --concurrency 3 --request-count 12 --cloudwatch --progress none -o "$work/runcw" \
+    > "$work/runcw.log" 2>&1 || { cat "$work/runcw.log"; exit 1; }
+grep -q "exactly the 12 requests" "$work/runcw/cloudwatch.md" ||
+    { cat "$work/runcw/cloudwatch.md" "$work/runcw.log"; exit 1; }
+[ -s "$work/runcw/cloudwatch.json" ]
+grep -q "exactly the 12 requests" "$work/runcw.log"   # also printed after the run
 echo "cloudwatch OK"
