@@ -386,6 +386,31 @@ smfw_status smfw_config_set(smfw_config *cfg, const char *section, const char *k
     return SMFW_OK;
 }
 
+smfw_status smfw_config_override(smfw_config *cfg, const char *section, const char *key,
+                                 const char *value, const char *origin, smfw_error *err) {
+    smfw_settings *s = find_section(cfg, section);
+    int i = find_key(s, key);
+    if (i >= 0) {
+        /* Forget the current value's source so the new one neither loses to it nor
+         * appends to it; smfw_config_set validates and records it. */
+        config_value saved = s->values[i];
+        s->values[i].source = SMFW_SOURCE_DEFAULT;
+        s->values[i].value = NULL;
+        s->values[i].origin = NULL;
+        s->values[i].items = NULL;
+        s->values[i].n_items = 0;
+        smfw_status st = smfw_config_set(cfg, section, key, value, SMFW_SOURCE_FLAG, origin, 0, err);
+        if (st != SMFW_OK) {
+            value_free(&s->values[i]);
+            s->values[i] = saved;
+            return st;
+        }
+        value_free(&saved);
+        return SMFW_OK;
+    }
+    return smfw_config_set(cfg, section, key, value, SMFW_SOURCE_FLAG, origin, 0, err);
+}
+
 /* ---- INI file -------------------------------------------------------------- */
 
 typedef struct ini_state {

@@ -311,11 +311,10 @@ static int compare_instances(const sweep_args *a, const smfw_config *cfg) {
     return rc;
 }
 
-static smfw_status set_env(smfw_config *cfg, const char *section, const char *key,
+static smfw_status set_level(smfw_config *cfg, const char *section, const char *key,
                            const char *value, smfw_error *err) {
-    /* Environment precedence: above the config file, below flags. The sweep's own options
-     * shadow the flags it drives (--concurrency, --request-rate), so this replaces cleanly. */
-    return smfw_config_set(cfg, section, key, value, SMFW_SOURCE_ENV, "smfw sweep (level)", 0, err);
+    /* One level per run: replace whatever the flags or the file said. */
+    return smfw_config_override(cfg, section, key, value, "smfw sweep (level)", err);
 }
 
 
@@ -439,7 +438,7 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
             rc = 1;
             goto out;
         }
-        if (set_env(cfg, "run", "concurrency", list, &err) != SMFW_OK) {
+        if (set_level(cfg, "run", "concurrency", list, &err) != SMFW_OK) {
             rc = smfw_cli_fail(&err);
             goto out;
         }
@@ -482,10 +481,10 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
             long warm = user_warmup ? user_warmup_n : (long)ceil(levels[i]);
             if (i == 0) warm += a->initial_warmup;
             snprintf(wu, sizeof wu, "%ld", warm);
-            if (set_env(cfg, "run", is_rate ? "request_rate" : "concurrency", value, &err) !=
+            if (set_level(cfg, "run", is_rate ? "request_rate" : "concurrency", value, &err) !=
                     SMFW_OK ||
-                set_env(cfg, "run", "warmup_request_count", wu, &err) != SMFW_OK ||
-                set_env(cfg, "smfw", "run_name", rn, &err) != SMFW_OK) {
+                set_level(cfg, "run", "warmup_request_count", wu, &err) != SMFW_OK ||
+                set_level(cfg, "smfw", "run_name", rn, &err) != SMFW_OK) {
                 rc = smfw_cli_fail(&err);
                 goto out;
             }

@@ -116,6 +116,15 @@ SMFW_API smfw_status smfw_config_set(smfw_config *config, const char *section, c
                                      const char *value, smfw_setting_source source,
                                      const char *origin, int line, smfw_error *err);
 
+/**
+ * Replace a value whatever its current source (a list is replaced, not
+ * appended to): for programs that drive the configuration themselves, such
+ * as a sweep setting one level per run. Recorded as a flag with `origin`.
+ */
+SMFW_API smfw_status smfw_config_override(smfw_config *config, const char *section,
+                                          const char *key, const char *value, const char *origin,
+                                          smfw_error *err);
+
 /** Find the declaration of a long option across all sections (NULL if none). */
 SMFW_API const smfw_setting_decl *smfw_config_find_flag(const smfw_config *config,
                                                         const char *flag,

@@ -170,6 +170,29 @@ START_TEST(lists_durations_and_typed_getters) {
 }
 END_TEST
 
+START_TEST(override_replaces_lists_and_flags) {
+    smfw_config *cfg = new_config();
+    smfw_error err;
+    ck_assert_int_eq(smfw_config_set(cfg, "run", "concurrency", "1,2,4", SMFW_SOURCE_FLAG,
+                                     "--concurrency", 0, &err),
+                     SMFW_OK);
+    ck_assert_int_eq(smfw_config_override(cfg, "run", "concurrency", "8", "sweep", &err), SMFW_OK);
+    const char *const *items;
+    const smfw_settings *run = smfw_config_section(cfg, "run");
+    ck_assert_uint_eq(smfw_settings_get_list(run, "concurrency", &items), 1);
+    ck_assert_str_eq(items[0], "8");
+    ck_assert_int_eq(smfw_settings_get_int(run, "concurrency", 0), 8);
+    const char *origin = NULL;
+    ck_assert_int_eq(smfw_settings_source(run, "concurrency", &origin, NULL), SMFW_SOURCE_FLAG);
+    ck_assert_str_eq(origin, "sweep");
+    /* A bad value leaves the previous one in place. */
+    ck_assert_int_eq(smfw_config_override(cfg, "run", "request_count", "x", "sweep", &err),
+                     SMFW_ERR_CONFIG);
+    ck_assert_int_eq(smfw_settings_get_int(run, "request_count", 0), 300);
+    smfw_config_free(cfg);
+}
+END_TEST
+
 /* conf/smfw.conf documents exactly the keys the code declares (core and every plugin). */
 START_TEST(default_conf_lists_exactly_the_declared_keys) {
     const char *dirs[] = {SMFW_BUILD_PLUGIN_DIR};
@@ -242,6 +265,7 @@ int main(void) {
     tcase_add_test(tc, unknown_key_names_file_line_and_key);
     tcase_add_test(tc, unknown_section_and_bad_values_are_errors);
     tcase_add_test(tc, lists_durations_and_typed_getters);
+    tcase_add_test(tc, override_replaces_lists_and_flags);
     tcase_add_test(tc, default_conf_lists_exactly_the_declared_keys);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
