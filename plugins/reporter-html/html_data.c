@@ -1,6 +1,8 @@
 /*
  * html_data.c - chart series from results (see html_data.h).
  */
+#include <smfw/capacity.h>
+
 #include "html_data.h"
 
 #include <ctype.h>
@@ -384,23 +386,31 @@ void html_sweep_free(html_sweep_point *p, size_t n) {
     free(p);
 }
 
-size_t html_sweep_knee(const html_sweep_point *p, size_t n) {
-    double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+int html_sweep_knee(const html_sweep_point *p, size_t n) {
+    /* The same knee as `smfw sweep` (capacity.h): the first level after which
+     * throughput gains stay below 10% per doubling while TTFT p95 rises. */
+    if (n < 2) return -1;
+    smfw_sweep_point *pts = calloc(n, sizeof *pts);
+    if (!pts) return -1;
     for (size_t i = 0; i < n; i++) {
-        xmin = fmin(xmin, p[i].ttft_p95_ms);
-        xmax = fmax(xmax, p[i].ttft_p95_ms);
-        ymin = fmin(ymin, p[i].output_tps);
-        ymax = fmax(ymax, p[i].output_tps);
+        pts[i].load = p[i].concurrency > 0 ? (double)p[i].concurrency : (double)(i + 1);
+        pts[i].ttft_p50_ms = pts[i].itl_p50_ms = pts[i].e2e_avg_ms = NAN;
+        pts[i].e2e_p50_ms = pts[i].e2e_p95_ms = NAN;
+        pts[i].ttft_p95_ms = p[i].ttft_p95_ms;
+        pts[i].output_tps = p[i].output_tps;
+        pts[i].request_tps = p[i].request_tps;
     }
-    double dx = xmax > xmin ? xmax - xmin : 1.0, dy = ymax > ymin ? ymax - ymin : 1.0;
-    size_t best = 0;
-    double best_score = -INFINITY;
-    for (size_t i = 0; i < n; i++) {
-        double score = (p[i].output_tps - ymin) / dy - (p[i].ttft_p95_ms - xmin) / dx;
-        if (score > best_score + 1e-12) {
-            best_score = score;
-            best = i;
-        }
+    smfw_sweep_options opts;
+    memset(&opts, 0, sizeof opts);
+    smfw_sweep_analysis an;
+    smfw_error err;
+    int knee = -1;
+    if (smfw_sweep_analyze(pts, n, &opts, &an, &err) == SMFW_OK && an.knee >= 0) {
+        /* analyze sorts by load; map back to the caller's order (also by concurrency). */
+        for (size_t i = 0; i < n; i++)
+            if (pts[an.knee].load == (p[i].concurrency > 0 ? (double)p[i].concurrency : (double)(i + 1)))
+                knee = (int)i;
     }
-    return best;
+    free(pts);
+    return knee;
 }

@@ -82,10 +82,10 @@ size_t html_sweep_scan(const char *dir, html_sweep_point **out);
 void html_sweep_free(html_sweep_point *p, size_t n);
 
 /**
- * The knee: the run where, with both axes scaled to [0, 1] over the sweep,
- * throughput minus TTFT p95 is largest - past it, more load buys little
- * throughput for a lot of latency. n must be >= 1.
+ * The knee, by the rule of `smfw sweep` (smfw_sweep_analyze): the first run
+ * after which throughput gains stay below 10% per doubling of concurrency
+ * while TTFT p95 rises. -1 when throughput still scaled at the last run.
  */
-size_t html_sweep_knee(const html_sweep_point *p, size_t n);
+int html_sweep_knee(const html_sweep_point *p, size_t n);
 
 #endif /* SMFW_HTML_DATA_H */

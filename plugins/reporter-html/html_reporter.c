@@ -305,9 +305,10 @@ static int html_section_sweep(rpt_buf *b, const smfw_results *r, const char *out
         xy.titles[i] = strdup(t);
         xy.labels[i] = strdup(lab);
     }
-    size_t knee = html_sweep_knee(p, n);
-    char mark[128];
-    snprintf(mark, sizeof mark, "knee: %s", xy.labels[knee] ? xy.labels[knee] : p[knee].label);
+    int knee = html_sweep_knee(p, n);
+    char mark[128] = "";
+    if (knee >= 0)
+        snprintf(mark, sizeof mark, "knee: %s", xy.labels[knee] ? xy.labels[knee] : p[knee].label);
     html_chart c = {0};
     c.id = "sweep-knee";
     c.title = "Sweep: output token throughput vs TTFT p95";
@@ -316,12 +317,17 @@ static int html_section_sweep(rpt_buf *b, const smfw_results *r, const char *out
     c.x_unit = "ms";
     c.y_unit = "tokens/s";
     c.x_from_zero = c.y_from_zero = 1;
-    c.has_mark = 1;
-    c.mark_x = p[knee].ttft_p95_ms;
-    c.mark_y = p[knee].output_tps;
-    c.mark_label = mark;
-    c.note = "One point per run, in order of concurrency. The knee (Kneedle: largest throughput "
-             "minus TTFT p95, both scaled to the sweep's range) is where more load stops paying.";
+    c.has_mark = knee >= 0;
+    if (knee >= 0) {
+        c.mark_x = p[knee].ttft_p95_ms;
+        c.mark_y = p[knee].output_tps;
+        c.mark_label = mark;
+    }
+    c.note = knee >= 0 ? "One point per run, in order of concurrency. The knee (as `smfw sweep` "
+                         "finds it: after it, throughput gains stay below 10% per doubling of "
+                         "concurrency while TTFT p95 keeps rising) is where more load stops paying."
+                       : "One point per run, in order of concurrency. No knee: throughput still "
+                         "grew by 10% or more per doubling of concurrency up to the last run.";
     rpt_buf_puts(b, "<section id=\"sweep\"><h2>Sweep</h2><div class=\"charts\">\n");
     html_series s = {"runs", html_palette[0], HTML_SERIES_LINE, xy.x, xy.y,
                      NULL,   xy.titles,       xy.labels,        n};
@@ -336,8 +342,9 @@ static int html_section_sweep(rpt_buf *b, const smfw_results *r, const char *out
         rpt_human(p[i].output_tps, 2, c2);
         rpt_human(p[i].request_tps, 3, c3);
         rpt_human(p[i].ttft_p95_ms, 2, c4);
-        rpt_buf_puts(b, i == knee ? "<tr class=\"knee\">" : "<tr>");
-        html_td(b, i == knee ? mark : p[i].label, 0);
+        int is_knee = knee >= 0 && i == (size_t)knee;
+        rpt_buf_puts(b, is_knee ? "<tr class=\"knee\">" : "<tr>");
+        html_td(b, is_knee ? mark : p[i].label, 0);
         html_td(b, c1, 1);
         html_td(b, c2, 1);
         html_td(b, c3, 1);
