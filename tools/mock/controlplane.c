@@ -1028,14 +1028,20 @@ mock_controlplane *mock_controlplane_new(mock_server *srv, char *err, size_t err
     return cp;
 }
 
-void mock_controlplane_free(mock_controlplane *cp) {
+void mock_controlplane_stop_jobs(mock_controlplane *cp) {
     if (!cp) return;
     for (cp_job *j = cp->jobs; j; j = j->next) {
         if (j->running_thread) {
             j->stop_requested = SMFW_CANCEL_ABORT;
             pthread_join(j->thread, NULL);
+            j->running_thread = 0; /* its state stays InProgress: a restart marks it Failed */
         }
     }
+}
+
+void mock_controlplane_free(mock_controlplane *cp) {
+    if (!cp) return;
+    mock_controlplane_stop_jobs(cp);
     while (cp->jobs) {
         cp_job *j = cp->jobs;
         cp->jobs = j->next;

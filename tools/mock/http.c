@@ -648,9 +648,21 @@ size_t mock_http_server_connections(const mock_http_server *srv) {
     return srv->connections;
 }
 
+void mock_http_server_close_all(mock_http_server *srv) {
+    if (!srv) return;
+    if (srv->listener) evconnlistener_free(srv->listener);
+    srv->listener = NULL;
+    mock_conn *c = srv->conns;
+    while (c) {
+        mock_conn *next = c->next; /* conn_close may free c */
+        conn_close(c);
+        c = next;
+    }
+}
+
 void mock_http_server_free(mock_http_server *srv) {
     if (!srv) return;
-    evconnlistener_free(srv->listener);
+    if (srv->listener) evconnlistener_free(srv->listener);
     while (srv->conns) {
         mock_conn *c = srv->conns;
         if (c->req) {

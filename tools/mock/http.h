@@ -63,6 +63,9 @@ mock_http_server *mock_http_server_new(struct event_base *base, const char *host
                                        mock_http_handler handler, void *user, char *err,
                                        size_t err_size);
 void mock_http_server_free(mock_http_server *srv);
+/* Shutdown: stop listening and close every connection; handlers of requests in flight get
+   on_abort (run the loop once more to let them finish, then free the server). */
+void mock_http_server_close_all(mock_http_server *srv);
 /* The bound address (after port 0 picked one). */
 int mock_http_server_port(const mock_http_server *srv);
 /* Connections currently open (tests and shutdown). */

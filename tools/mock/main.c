@@ -133,6 +133,13 @@ out:
     if (in_ev) event_free(in_ev);
     if (sigterm) event_free(sigterm);
     if (sigint) event_free(sigint);
+    /* Orderly shutdown: jobs stop first (their requests to this mock are aborted), then every
+       connection closes and one more loop turn lets the answers in flight finish. */
+    mock_controlplane_stop_jobs(srv.cp);
+    if (srv.http) {
+        mock_http_server_close_all(srv.http);
+        event_base_loop(srv.base, EVLOOP_NONBLOCK);
+    }
     mock_http_server_free(srv.http);
     mock_gen_slots_free(srv.slots);
     mock_controlplane_free(srv.cp); /* stops and joins running jobs first */

@@ -250,5 +250,7 @@ void mock_gen_slots_free(mock_gen_slots *slots); /* generate.c */
 
 mock_controlplane *mock_controlplane_new(mock_server *srv, char *err, size_t err_size);
 void mock_controlplane_free(mock_controlplane *cp);
+/* Shutdown: abort running benchmark jobs and wait for their threads. */
+void mock_controlplane_stop_jobs(mock_controlplane *cp);
 
 #endif /* SMFW_MOCK_MOCK_H */

@@ -73,15 +73,16 @@ static const mock_flag mock_flags[] = {
     {"seed", "N", "seed of the latency and fault draws (default 1)"},
     {"exit-on-stdin-eof", NULL, "exit when stdin closes (for a parent process that owns the mock)"},
     {"config", "FILE", "read options from the [mock] section of FILE (flags win)"},
-    {"verbose", NULL, "log every request to stderr"},
+    {"verbose", NULL, "log every request, and the benchmark jobs' log lines, to stderr (also -v)"},
     {"help", NULL, "print this help and exit"},
     {"version", NULL, "print the version and exit"},
 };
 
 void mock_options_usage(FILE *out) {
     fprintf(out, "usage: smfw-mock [options]\n\n"
-                 "A local emulator of SageMaker Runtime and control plane, S3, STS, CloudWatch\n"
-                 "and OpenAI-compatible HTTP, for trying smfw and testing plugins offline.\n\n"
+                 "A local emulator of SageMaker Runtime and control plane (with benchmark jobs\n"
+                 "that really run), S3, STS, IAM, Application Auto Scaling, CloudWatch and\n"
+                 "OpenAI-compatible HTTP, for trying smfw and testing plugins offline.\n\n"
                  "options:\n");
     for (size_t i = 0; i < sizeof mock_flags / sizeof mock_flags[0]; i++) {
         char left[64];
