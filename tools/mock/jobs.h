@@ -30,7 +30,7 @@ typedef struct mock_job_spec {
     const char *job_name;
     const char *endpoint;            /* SageMaker endpoint name */
     const char *inference_component; /* NULL when the target has none */
-    const char *workload_spec;       /* the WorkloadSpec.Inline text (YAML or JSON) */
+    const char *workload_spec;       /* the WorkloadSpec.Inline text (the runner reads JSON) */
     const char *endpoint_url;        /* http://HOST:PORT of this mock */
     const char *region;
     const char *access_key_id;
