@@ -172,6 +172,8 @@ static smfw_status build_payloads(const direct_options *o, const smfw_prompt_set
 #define TTFT_RING 512
 /* Completions the recorder takes at a time: small, so the end of a phase waits little for it. */
 #define RECORDER_BATCH 16
+/* Finished requests waiting beyond which the run thread writes too. */
+#define RECORDER_BACKLOG 4096
 
 typedef struct run_state {
     direct_engine *eng;
@@ -181,7 +183,8 @@ typedef struct run_state {
     int64_t total;
     double total_s;
     int64_t start_ns;
-    pthread_mutex_t ring_lock; /* ttft ring: written by the recorder, read by progress */
+    pthread_mutex_t ring_lock;  /* ttft ring: written by the recorder, read by progress */
+    pthread_mutex_t write_lock; /* one writer of records/outputs at a time */
     double ttft_ring[TTFT_RING];
     size_t ttft_n, ttft_pos;
     pthread_t recorder;
@@ -243,6 +246,11 @@ static void progress_tick(run_state *rs, int force) {
 static size_t drain(run_state *rs, size_t max, int wait_ms) {
     direct_completion *c = NULL;
     size_t n = direct_engine_take(rs->eng, &c, max, wait_ms);
+    if (n == 0) {
+        free(c);
+        return 0;
+    }
+    pthread_mutex_lock(&rs->write_lock); /* one writer at a time */
     for (size_t i = 0; i < n; i++) {
         direct_completion *x = &c[i];
         if (!x->warmup) {
@@ -276,6 +284,7 @@ static size_t drain(run_state *rs, size_t max, int wait_ms) {
         direct_completion_clear(x);
     }
     direct_outputs_flush(&rs->outputs);
+    pthread_mutex_unlock(&rs->write_lock);
     free(c);
     return n;
 }
@@ -325,10 +334,14 @@ static smfw_status run_phase(run_state *rs, direct_phase phase, int64_t count, d
     int recorder = st == SMFW_OK && pthread_create(&rs->recorder, NULL, recorder_main, rs) == 0;
     while (atomic_load(&rs->eng->workers_running) > 0) {
         watch_cancel(rs);
-        if (!recorder)
+        if (!recorder) {
             drain(rs, 0, 100);
-        else {
-            struct timespec ts = {0, 50000000};
+        } else if (direct_engine_backlog(rs->eng) > RECORDER_BACKLOG) {
+            /* The recorder is starved (every core busy): write some at normal priority so
+             * the backlog, and memory, stay bounded. */
+            drain(rs, 4 * RECORDER_BATCH, 0);
+        } else {
+            struct timespec ts = {0, 20000000};
             nanosleep(&ts, NULL);
         }
         progress_tick(rs, 0);
@@ -505,6 +518,7 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     rs->eng = eng;
     rs->run = run;
     pthread_mutex_init(&rs->ring_lock, NULL);
+    pthread_mutex_init(&rs->write_lock, NULL);
     rs->skew_s = INT64_MIN;
     st = direct_outputs_open(&rs->outputs, run->output_dir, err);
     if (st != SMFW_OK) goto out;
@@ -607,7 +621,10 @@ out:
     direct_hints_free(&hints);
     free(self_json);
     free(eng);
-    if (rs && rs->run) pthread_mutex_destroy(&rs->ring_lock);
+    if (rs && rs->run) {
+        pthread_mutex_destroy(&rs->ring_lock);
+        pthread_mutex_destroy(&rs->write_lock);
+    }
     free(rs);
     return st;
 }

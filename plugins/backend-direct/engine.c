@@ -282,6 +282,13 @@ size_t direct_engine_take(direct_engine *eng, direct_completion **out, size_t ma
     return n;
 }
 
+size_t direct_engine_backlog(direct_engine *eng) {
+    pthread_mutex_lock(&eng->qlock);
+    size_t n = eng->qlen;
+    pthread_mutex_unlock(&eng->qlock);
+    return n;
+}
+
 void direct_engine_wake_takers(direct_engine *eng) {
     pthread_mutex_lock(&eng->qlock);
     eng->take_wake = 1;
@@ -416,7 +423,7 @@ static int64_t pending_pop(direct_worker *w) {
  * that is already waiting. The deferral is not hidden: it is the send lag against the
  * intended send time (schedule_lag, *_from_intended).
  */
-#define DIRECT_STARTS_PER_PASS 4
+#define DIRECT_STARTS_PER_PASS 2
 
 /* Send waiting requests while slots are free, at most DIRECT_STARTS_PER_PASS. */
 static int start_pending(direct_worker *w, int *exhausted) {

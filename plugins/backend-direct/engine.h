@@ -216,6 +216,8 @@ void direct_engine_join_phase(direct_engine *eng);
  * until direct_engine_wake_takers().
  */
 size_t direct_engine_take(direct_engine *eng, direct_completion **out, size_t max, int wait_ms);
+/** Completions queued and not yet taken. */
+size_t direct_engine_backlog(direct_engine *eng);
 /** Wake a thread waiting in direct_engine_take() (it returns what is queued, maybe nothing). */
 void direct_engine_wake_takers(direct_engine *eng);
 void direct_completion_clear(direct_completion *c);

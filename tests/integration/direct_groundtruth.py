@@ -194,7 +194,7 @@ def main():
     p.add_argument("--mock-args", default="")
     p.add_argument("--smfw-args", default="")
     p.add_argument("--limit-ms", type=float, default=1.0)
-    p.add_argument("--early-slack-ms", type=float, default=0.2)
+    p.add_argument("--early-slack-ms", type=float, default=1.0)
     p.add_argument("--busy-limit", type=float, default=0.15,
                    help="cores other processes may use before an attempt counts as disturbed")
     p.add_argument("--attempts", type=int, default=3)
