@@ -233,6 +233,11 @@ static void publish_completions(direct_worker *w, int wait) {
         pthread_mutex_lock(&eng->qlock);
     else if (pthread_mutex_trylock(&eng->qlock) != 0)
         return;
+    if (eng->qhead && eng->qhead + eng->qlen + w->local_len > eng->qcap) {
+        /* Reuse the room taken entries left at the front before growing. */
+        memmove(eng->queue, eng->queue + eng->qhead, eng->qlen * sizeof *eng->queue);
+        eng->qhead = 0;
+    }
     if (eng->qlen + w->local_len > eng->qcap) {
         size_t cap = eng->qcap ? eng->qcap : 256;
         while (cap < eng->qlen + w->local_len) cap *= 2;
@@ -244,7 +249,7 @@ static void publish_completions(direct_worker *w, int wait) {
         eng->queue = q;
         eng->qcap = cap;
     }
-    memcpy(eng->queue + eng->qlen, w->local, w->local_len * sizeof *w->local);
+    memcpy(eng->queue + eng->qhead + eng->qlen, w->local, w->local_len * sizeof *w->local);
     eng->qlen += w->local_len;
     w->local_len = 0;
     pthread_cond_signal(&eng->qcond);
@@ -263,17 +268,27 @@ size_t direct_engine_take(direct_engine *eng, direct_completion **out, size_t ma
     }
     eng->take_wake = 0;
     size_t n = eng->qlen;
-    if (max && n > max) {
-        /* Hand out the oldest `max`; the rest stay queued in order. */
-        direct_completion *part = malloc(max * sizeof *part);
-        if (part) {
-            memcpy(part, eng->queue, max * sizeof *part);
-            memmove(eng->queue, eng->queue + max, (n - max) * sizeof *part);
-            eng->qlen = n - max;
+    if (n == 0) {
+        pthread_mutex_unlock(&eng->qlock);
+        *out = NULL;
+        return 0;
+    }
+    if ((max && n > max) || eng->qhead) {
+        /* Hand out a copy of the oldest entries; the rest stay queued in order. */
+        if (max && n > max) n = max;
+        direct_completion *part = malloc(n * sizeof *part);
+        if (!part) {
             pthread_mutex_unlock(&eng->qlock);
-            *out = part;
-            return max;
+            *out = NULL;
+            return 0;
         }
+        memcpy(part, eng->queue + eng->qhead, n * sizeof *part);
+        eng->qhead += n;
+        eng->qlen -= n;
+        if (eng->qlen == 0) eng->qhead = 0;
+        pthread_mutex_unlock(&eng->qlock);
+        *out = part;
+        return n;
     }
     *out = eng->queue;
     eng->queue = NULL;
@@ -743,7 +758,7 @@ void direct_engine_free(direct_engine *eng) {
         }
         free(eng->workers);
     }
-    for (size_t i = 0; i < eng->qlen; i++) direct_completion_clear(&eng->queue[i]);
+    for (size_t i = 0; i < eng->qlen; i++) direct_completion_clear(&eng->queue[eng->qhead + i]);
     free(eng->queue);
     direct_transport_free(&eng->tr);
     pthread_mutex_destroy(&eng->qlock);

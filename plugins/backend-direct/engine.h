@@ -188,8 +188,8 @@ typedef struct direct_engine {
     pthread_mutex_t qlock;
     pthread_cond_t qcond;
     direct_completion *queue;
-    size_t qlen, qcap;
-    int take_wake; /* direct_engine_wake_takers() was called (under qlock) */
+    size_t qhead, qlen, qcap; /* queued: queue[qhead .. qhead + qlen) */
+    int take_wake;            /* direct_engine_wake_takers() was called (under qlock) */
     int fatal;
     smfw_error fatal_err;
 } direct_engine;

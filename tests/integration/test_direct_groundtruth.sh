@@ -8,10 +8,10 @@
 #     before the mock read the request, and smfw's first-content and last
 #     arrival stamps trail the mock's first-token and last-byte stamps by at
 #     most 1 ms at p99, so TTFT, ITL and request latency match the ground
-#     truth per request within 1 ms at p99. Asserted whenever the machine was
-#     otherwise quiet during an attempt (other processes' CPU time is
-#     measured); an attempt disturbed by other work is retried, and only when
-#     every attempt was disturbed is the check reported as not measured (77).
+#     truth per request within 1 ms at p99. Up to three attempts; the test
+#     fails when none passes and one ran on an otherwise quiet machine (other
+#     processes' CPU time is measured); when every attempt was disturbed by
+#     other work it reports "not measured" (77).
 #  2. concurrency 8: aggregate throughput matches the latency model
 #     (TTFT 20 ms + 15 x ITL 5 ms per 16-token answer).
 set -euo pipefail
