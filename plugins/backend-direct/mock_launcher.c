@@ -120,8 +120,6 @@ smfw_status direct_mock_start(direct_mock *m, const char *binary, const char *en
     argv[argc++] = "127.0.0.1:0";
     argv[argc++] = "--access-key-id";
     argv[argc++] = m->access_key_id;
-    argv[argc++] = "--secret-access-key";
-    argv[argc++] = m->secret_access_key;
     argv[argc++] = "--exit-on-stdin-eof";
     if (endpoint) {
         argv[argc++] = "--endpoint";
@@ -141,7 +139,23 @@ smfw_status direct_mock_start(direct_mock *m, const char *binary, const char *en
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&fa, ins[0], STDIN_FILENO);
-    int rc = posix_spawn(&m->pid, m->binary, &fa, NULL, argv, environ);
+    /* The secret goes through the child's environment, not its command line (ps). */
+    size_t n_env = 0;
+    while (environ[n_env]) n_env++;
+    char **envp = calloc(n_env + 2, sizeof *envp);
+    char secret_var[128];
+    snprintf(secret_var, sizeof secret_var, "SMFW_MOCK_SECRET_ACCESS_KEY=%s", m->secret_access_key);
+    int rc = ENOMEM;
+    if (envp) {
+        size_t k = 0;
+        for (size_t i = 0; i < n_env; i++)
+            if (strncmp(environ[i], "SMFW_MOCK_SECRET_ACCESS_KEY=", 28) != 0) envp[k++] = environ[i];
+        envp[k++] = secret_var;
+        envp[k] = NULL;
+        rc = posix_spawn(&m->pid, m->binary, &fa, NULL, argv, envp);
+    }
+    explicit_bzero(secret_var, sizeof secret_var);
+    free(envp);
     posix_spawn_file_actions_destroy(&fa);
     free(argv);
     close(fds[1]);

@@ -3,8 +3,9 @@
 # with random credentials and signs every request with them. The generated
 # secret key must never appear in anything the run writes: stdout, stderr
 # (at the most verbose log level), or any file of the output folder. The
-# secret is read from the child mock's command line while the run is going,
-# so the check knows exactly what to look for.
+# secret is handed to the child through its environment, never its command
+# line (visible to every user in ps); the check reads it from the child's
+# environment while the run is going, so it knows exactly what to look for.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/test_direct_lib.bash"
@@ -18,11 +19,15 @@ smfw_pid=$!
 secret= akid=
 for _ in $(seq 200); do
     child=$(pgrep -P "$smfw_pid" -x smfw-mock || true)
-    if [ -n "$child" ] && [ -r "/proc/$child/cmdline" ]; then
+    if [ -n "$child" ] && [ -r "/proc/$child/environ" ]; then
         args=$(tr '\0' '\n' < "/proc/$child/cmdline")
-        secret=$(printf '%s\n' "$args" | grep -A1 -x -- --secret-access-key | tail -1)
+        secret=$(tr '\0' '\n' < "/proc/$child/environ" | sed -n 's/^SMFW_MOCK_SECRET_ACCESS_KEY=//p')
         akid=$(printf '%s\n' "$args" | grep -A1 -x -- --access-key-id | tail -1)
-        [ -n "$secret" ] && break
+        if [ -n "$secret" ]; then
+            ! printf '%s\n' "$args" | grep -qF -- "$secret" ||
+                { echo "the secret is on the mock's command line"; exit 1; }
+            break
+        fi
     fi
     sleep 0.05
 done

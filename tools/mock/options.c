@@ -27,7 +27,8 @@ static const mock_flag mock_flags[] = {
     {"access-key-id", "ID",
      "access key id accepted for SigV4 (default " MOCK_DEFAULT_ACCESS_KEY_ID ")"},
     {"secret-access-key", "KEY",
-     "secret key accepted for SigV4 (default " MOCK_DEFAULT_SECRET_ACCESS_KEY ")"},
+     "secret key accepted for SigV4 (else $SMFW_MOCK_SECRET_ACCESS_KEY, else "
+     MOCK_DEFAULT_SECRET_ACCESS_KEY ")"},
     {"no-auth", NULL, "accept every request without checking its signature"},
     {"account-id", "ID",
      "12-digit account id in ARNs and GetCallerIdentity (default " MOCK_DEFAULT_ACCOUNT_ID ")"},
@@ -377,6 +378,11 @@ int mock_options_parse(mock_options *opt, int argc, char **argv, char *err, size
     opt->port = 8080;
     snprintf(opt->access_key_id, sizeof opt->access_key_id, MOCK_DEFAULT_ACCESS_KEY_ID);
     snprintf(opt->secret_access_key, sizeof opt->secret_access_key, MOCK_DEFAULT_SECRET_ACCESS_KEY);
+    /* A parent can hand the secret over in the environment, where other users cannot
+     * read it (a command line is visible to everyone in ps). --secret-access-key wins. */
+    const char *env_secret = getenv("SMFW_MOCK_SECRET_ACCESS_KEY");
+    if (env_secret && *env_secret)
+        snprintf(opt->secret_access_key, sizeof opt->secret_access_key, "%s", env_secret);
     snprintf(opt->account_id, sizeof opt->account_id, MOCK_DEFAULT_ACCOUNT_ID);
     snprintf(opt->region, sizeof opt->region, MOCK_DEFAULT_REGION);
     snprintf(opt->model, sizeof opt->model, "mock-model");
