@@ -1,4 +1,5 @@
 /* format_double.c - Python repr() of a float: what AIPerf writes into its JSON files. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +20,15 @@ char *smfw_format_double(double v, char *buf) {
         strcpy(buf, signbit(v) ? "-0.0" : "0.0");
         return buf;
     }
-    /* Shortest round-tripping significant digits. */
+    /* Shortest round-tripping significant digits. Any double whose shortest form
+     * has at most 15 digits prints as exactly that form at 15 digits once the
+     * trailing zeros go (DBL_DIG = 15), so 15, 16 and 17 are the only tries needed.
+     * Subnormals carry fewer bits: search them from one digit up. */
     char tmp[40];
     int prec;
-    for (prec = 1; prec <= 17; prec++) {
+    for (prec = fabs(v) < DBL_MIN ? 1 : 15; prec <= 17; prec++) {
         snprintf(tmp, sizeof tmp, "%.*e", prec - 1, v);
-        if (strtod(tmp, NULL) == v) break;
+        if (prec == 17 || strtod(tmp, NULL) == v) break;
     }
     /* tmp = d.ddde[+-]XX ; split mantissa digits and exponent */
     char digits[24];
