@@ -6,8 +6,7 @@
 # must match a hand computation from the measured levels; the reports exist;
 # `smfw sweep --from` re-analyses the saved folder to the same decision.
 #
-# The server is smfw-mock when it has --max-concurrency (decoding slots),
-# else a 40-line OpenAI-compatible streaming server with the same slot rule.
+# The server is smfw-mock with --max-concurrency 4 (decoding slots).
 set -euo pipefail
 : "${SMFW_BUILD_DIR:?}"
 SMFW="$SMFW_BUILD_DIR/smfw"
@@ -25,50 +24,15 @@ cleanup() {
 trap cleanup EXIT
 
 SLOTS=4
-if [ -x "$MOCK" ] && "$MOCK" --help 2>&1 | grep -q -- '--max-concurrency'; then
-    "$MOCK" --listen 127.0.0.1:0 --endpoint bench --access-key-id "$AWS_ACCESS_KEY_ID" \
-        --secret-access-key "$AWS_SECRET_ACCESS_KEY" --ttft-ms 20 --itl-ms 5 --output-tokens 16 \
-        --max-concurrency "$SLOTS" > "$work/server.out" 2> "$work/server.err" &
-    server_pid=$!
-    target=(--endpoint bench --region us-east-1)
-else
-    cat > "$work/slots.py" <<'PY'
-import http.server, json, sys, threading, time
-slots = threading.Semaphore(int(sys.argv[1]))
-class H(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *a): pass
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        with slots:                       # queue here: the first token waits for a slot
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.end_headers()
-            time.sleep(0.020)             # prefill
-            for i in range(16):
-                chunk = {"id": "x", "object": "chat.completion.chunk", "model": "slots",
-                         "choices": [{"index": 0, "delta": {"content": "tok%d " % i}}]}
-                self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
-                self.wfile.flush()
-                if i < 15: time.sleep(0.005)
-            usage = {"id": "x", "object": "chat.completion.chunk", "model": "slots", "choices": [],
-                     "usage": {"prompt_tokens": 50, "completion_tokens": 16, "total_tokens": 66}}
-            self.wfile.write(b"data: " + json.dumps(usage).encode() + b"\n\ndata: [DONE]\n\n")
-            self.wfile.flush()
-class S(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-    request_queue_size = 256
-s = S(("127.0.0.1", 0), H)
-print("listening on http://127.0.0.1:%d" % s.server_address[1], flush=True)
-s.serve_forever()
-PY
-    /usr/bin/python3 "$work/slots.py" "$SLOTS" > "$work/server.out" 2> "$work/server.err" &
-    server_pid=$!
-    target=()
-fi
+[ -x "$MOCK" ] || { echo "smfw-mock not built"; exit 1; }
+"$MOCK" --listen 127.0.0.1:0 --endpoint bench --access-key-id "$AWS_ACCESS_KEY_ID" \
+    --secret-access-key "$AWS_SECRET_ACCESS_KEY" --ttft-ms 20 --itl-ms 5 --output-tokens 16 \
+    --max-concurrency "$SLOTS" > "$work/server.out" 2> "$work/server.err" &
+server_pid=$!
 for _ in $(seq 100); do grep -q listening "$work/server.out" && break; sleep 0.05; done
 URL=$(head -1 "$work/server.out" | sed 's/.*listening on //')
 [ -n "$URL" ] || { echo "server did not start"; cat "$work/server.err"; exit 1; }
-if [ ${#target[@]} -gt 0 ]; then target+=(--endpoint-url "$URL"); else target=(--url "$URL" --model slots); fi
+target=(--endpoint bench --region us-east-1 --endpoint-url "$URL")
 
 "$SMFW" sweep --backend direct "${target[@]}" --concurrency 1,2,4,8,16 --request-count 48 \
     --instance-type ml.g5.2xlarge --duty-cycle 0.5 --headroom 20% --progress none \
