@@ -160,69 +160,6 @@ static void print_tree(const char *dir, int depth, int *budget) {
     free(names);
 }
 
-/* ---- headline numbers ----------------------------------------------------- */
-
-static int has_p(const smfw_stats *s, int i) {
-    return (s->fields & (SMFW_STAT_P_FIRST << i)) != 0;
-}
-
-static void print_dist(const char *label, const smfw_stats *s, const char *unit) {
-    if (!s->present) {
-        fprintf(stdout, "  %-28s (not in this run)\n", label);
-        return;
-    }
-    char line[256];
-    int o = snprintf(line, sizeof line, "avg %.2f", s->avg);
-    static const int idx[] = {4, 6, 8}; /* p50 p90 p99 */
-    static const char *names[] = {"p50", "p90", "p99"};
-    for (int k = 0; k < 3; k++)
-        if (has_p(s, idx[k]) && o < (int)sizeof line)
-            o += snprintf(line + o, sizeof line - (size_t)o, "  %s %.2f", names[k], s->p[idx[k]]);
-    fprintf(stdout, "  %-28s %s %s\n", label, line, unit);
-}
-
-static void print_single(const char *label, const smfw_stats *s, const char *unit) {
-    if (!s->present)
-        fprintf(stdout, "  %-28s (not in this run)\n", label);
-    else
-        fprintf(stdout, "  %-28s %.2f %s\n", label, s->avg, unit);
-}
-
-/* Prints the headline block; returns 1 when the validity gate failed. */
-static int print_headline(const smfw_results *r, const char *title, double gate) {
-    const smfw_stats *s = r->stats;
-    fprintf(stdout, "\n%s\n", title);
-    print_single("Output token throughput", &s[SMFW_M_OUTPUT_TOKEN_THROUGHPUT], "tokens/sec");
-    print_dist("Per-user output throughput", &s[SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER],
-               "tokens/sec/user");
-    print_dist("Time to first token", &s[SMFW_M_TIME_TO_FIRST_TOKEN], "ms");
-    print_dist("Inter-token latency", &s[SMFW_M_INTER_TOKEN_LATENCY], "ms");
-    print_dist("Request latency", &s[SMFW_M_REQUEST_LATENCY], "ms");
-    print_single("Request throughput", &s[SMFW_M_REQUEST_THROUGHPUT], "requests/sec");
-    long long valid = s[SMFW_M_REQUEST_COUNT].present ? (long long)s[SMFW_M_REQUEST_COUNT].avg : 0;
-    long long invalid =
-        s[SMFW_M_ERROR_REQUEST_COUNT].present ? (long long)s[SMFW_M_ERROR_REQUEST_COUNT].avg : 0;
-    fprintf(stdout, "  %-28s valid %lld, invalid %lld\n", "Requests", valid, invalid);
-    print_single("Benchmark duration", &s[SMFW_M_BENCHMARK_DURATION], "sec");
-    double rate = smfw_results_error_rate(r);
-    if (r->info.gate_tripped) {
-        fprintf(stdout, "  Validity: FAILED - the validity gate tripped: %s\n",
-                r->info.failure_reason ? r->info.failure_reason : "(no reason given)");
-        fprintf(stdout, "            the metrics above cover the %lld valid requests\n", valid);
-        return 1;
-    }
-    if (rate > gate) {
-        fprintf(stdout,
-                "  Validity: FAILED - error rate %.2f%% is above the gate of %.2f%% (the "
-                "metrics above cover the %lld valid requests)\n",
-                rate * 100.0, gate * 100.0, valid);
-        return 1;
-    }
-    fprintf(stdout, "  Validity: passed (error rate %.2f%%, gate %.2f%%)\n", rate * 100.0,
-            gate * 100.0);
-    return 0;
-}
-
 /* ---- AWS: find, describe and download a job's bundle ---------------------- */
 
 static smfw_status client_from_config(const smfw_config *cfg, smfw_aws_client **out,
@@ -672,7 +609,7 @@ static int results_main(int argc, char **argv) {
             smfw_results_free(r);
             continue;
         }
-        if (print_headline(r, title, gate)) failed_gate = 1;
+        if (smfw_bundle_print_headline(r, title, gate, stdout)) failed_gate = 1;
         if (report_dir) {
             char sub[4400];
             if (n_runs > 1) {

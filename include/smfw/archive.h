@@ -25,6 +25,9 @@
 #ifndef SMFW_ARCHIVE_H
 #define SMFW_ARCHIVE_H
 
+#include <stdio.h>
+
+#include <smfw/results.h>
 #include <smfw/smfw.h>
 
 #ifdef __cplusplus
@@ -92,6 +95,18 @@ typedef struct smfw_bundle_run {
  */
 SMFW_API smfw_status smfw_bundle_find_runs(const char *dir, smfw_bundle_run **out, size_t *n_out,
                                            smfw_error *err);
+
+/**
+ * Print the headline numbers of one run to `out` under `title`, as
+ * `smfw results` shows each run of a bundle: output token throughput,
+ * per-user throughput, TTFT, ITL and request latency (avg, p50, p90, p99),
+ * request throughput, valid/invalid requests, benchmark duration (two
+ * decimals, straight from the aggregates) and the validity verdict against
+ * `gate` (a fraction, e.g. 0.01). Returns 1 when the run failed its
+ * validity gate (info.gate_tripped, or an error rate above `gate`), else 0.
+ */
+SMFW_API int smfw_bundle_print_headline(const smfw_results *r, const char *title, double gate,
+                                        FILE *out);
 
 #ifdef __cplusplus
 }
