@@ -1,8 +1,7 @@
 /*
  * bundle.c - the job's AIPerf bundle: find output.tar.gz under the job's own
  * output prefix (preferring the key that names the job), download it,
- * extract it with the safe extractor, load the run(s) into the results
- * model, and apply the validity gate.
+ * and extract it with the safe extractor (levels.c loads what it holds).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,77 +79,4 @@ smfw_status managed_bundle_fetch(smfw_aws_client *c, const char *output_uri, con
         SMFW_LOG_INFO("managed", "extracted %llu files (%llu bytes) into %s",
                       (unsigned long long)as.files, (unsigned long long)as.bytes, bundle_dir);
     return st;
-}
-
-/* Good fraction of a level: good_request_count / request_count (AIPerf goodput). */
-static double good_fraction(const smfw_results *r) {
-    const smfw_stats *good = &r->stats[SMFW_M_GOOD_REQUEST_COUNT];
-    const smfw_stats *all = &r->stats[SMFW_M_REQUEST_COUNT];
-    if (!good->present || !all->present || all->avg <= 0) return -1;
-    return good->avg / all->avg;
-}
-
-smfw_status managed_bundle_load(const char *bundle_dir, const smfw_config *cfg,
-                                smfw_results *results, smfw_error *err) {
-    smfw_bundle_run *runs = NULL;
-    size_t n = 0;
-    smfw_status st = smfw_bundle_find_runs(bundle_dir, &runs, &n, err);
-    if (st != SMFW_OK) return st;
-    const smfw_settings *mine = smfw_config_section(cfg, "backend.managed");
-    const char *const *sla;
-    size_t n_sla = mine ? smfw_settings_get_list(mine, "sla", &sla) : 0;
-    double attainment = mine ? smfw_settings_get_double(mine, "sla_attainment", 0.9) : 0.9;
-    size_t chosen = 0;
-    if (n > 1) {
-        /* A concurrency list: one line per level; with SLOs, the highest level meeting them. */
-        int found = 0;
-        for (size_t i = 0; i < n; i++) {
-            smfw_results *lvl = smfw_results_new();
-            smfw_error e;
-            if (!lvl) break;
-            if (smfw_results_load_dir(lvl, runs[i].dir, &e) != SMFW_OK) {
-                SMFW_LOG_WARN("managed", "%s", e.message);
-                smfw_results_free(lvl);
-                continue;
-            }
-            double good = good_fraction(lvl);
-            SMFW_LOG_INFO(
-                "managed", "concurrency %lld: %.2f output tokens/s, TTFT p90 %.2f ms%s%s",
-                (long long)runs[i].concurrency, lvl->stats[SMFW_M_OUTPUT_TOKEN_THROUGHPUT].avg,
-                lvl->stats[SMFW_M_TIME_TO_FIRST_TOKEN].p[6], good >= 0 ? ", within SLO " : "",
-                good >= 0 ? (good >= attainment ? "yes" : "no") : "");
-            if (n_sla && good >= attainment) {
-                chosen = i;
-                found = 1;
-            }
-            smfw_results_free(lvl);
-        }
-        if (n_sla && found)
-            SMFW_LOG_INFO("managed",
-                          "highest concurrency meeting the SLA (%.0f%% of requests within the "
-                          "SLOs): %lld",
-                          attainment * 100, (long long)runs[chosen].concurrency);
-        else if (n_sla)
-            SMFW_LOG_WARN("managed",
-                          "no concurrency level met the SLA (%.0f%% of requests within "
-                          "the SLOs); reporting the lowest",
-                          attainment * 100);
-        SMFW_LOG_INFO("managed",
-                      "the report covers concurrency %lld; every level: smfw results --local %s",
-                      (long long)runs[chosen].concurrency, bundle_dir);
-    }
-    st = smfw_results_load_dir(results, runs[chosen].dir, err);
-    if (st == SMFW_OK && runs[chosen].concurrency)
-        results->info.concurrency = runs[chosen].concurrency;
-    free(runs);
-    if (st != SMFW_OK) return st;
-    double rate = smfw_results_error_rate(results);
-    if (!results->info.gate_tripped && rate > results->info.max_error_rate) {
-        char reason[256];
-        snprintf(reason, sizeof reason, "error rate %.2f%% is above the gate of %.2f%%", rate * 100,
-                 results->info.max_error_rate * 100);
-        results->info.gate_tripped = 1;
-        smfw_results_set_string(&results->info.failure_reason, reason);
-    }
-    return SMFW_OK;
 }

@@ -66,11 +66,33 @@ static int is_terminal(const char *s) {
            (strcmp(s, "Completed") == 0 || strcmp(s, "Failed") == 0 || strcmp(s, "Stopped") == 0);
 }
 
-/* Ask on the terminal: 1 = stop the job, 0 = detach. Without a terminal: the setting. */
-static int ask_stop(const char *job, const char *mode) {
-    if (mode && strcmp(mode, "stop") == 0) return 1;
-    if (mode && strcmp(mode, "detach") == 0) return 0;
-    if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO)) return 0;
+/*
+ * What Ctrl-C does to a running job: 1 = stop it, 0 = detach (it keeps
+ * running and its results can be fetched later). --on-interrupt answers in
+ * advance; "ask" asks on a terminal and detaches when stdin or stderr is not
+ * one (a script, CI): stopping throws the job's work away, detaching loses
+ * nothing.
+ */
+static int interrupt_stops(const char *job, const char *mode) {
+    if (mode && strcmp(mode, "stop") == 0) {
+        SMFW_LOG_WARN("managed", "interrupted: stopping benchmark job %s (--on-interrupt stop)",
+                      job);
+        return 1;
+    }
+    if (mode && strcmp(mode, "detach") == 0) {
+        SMFW_LOG_WARN("managed",
+                      "interrupted: detaching from benchmark job %s, which keeps running "
+                      "(--on-interrupt detach)",
+                      job);
+        return 0;
+    }
+    if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO)) {
+        SMFW_LOG_WARN("managed",
+                      "interrupted: not on a terminal, so not asking: detaching from benchmark "
+                      "job %s, which keeps running (--on-interrupt stop stops it instead)",
+                      job);
+        return 0;
+    }
     fprintf(stderr,
             "\nInterrupted. Stop benchmark job %s (s), or detach and leave it running "
             "(d)? [d] ",
@@ -134,9 +156,16 @@ smfw_status managed_job_wait(smfw_aws_client *c, const char *job, smfw_run_conte
         /* Sleep in small steps so Ctrl-C is seen at once. */
         int64_t wake = smfw_now_mono_ns() + (int64_t)(interval * 1e9);
         while (smfw_now_mono_ns() < wake) {
-            if (run->cancel && *run->cancel != SMFW_CANCEL_NONE && !stopping) {
+            if (run->cancel && *run->cancel != SMFW_CANCEL_NONE && stopping) {
+                /* Again while the job stops: do not wait for it. */
                 *run->cancel = SMFW_CANCEL_NONE;
-                if (ask_stop(job, o->on_interrupt)) {
+                SMFW_LOG_WARN("managed",
+                              "interrupted again: not waiting for benchmark job %s to stop", job);
+                return SMFW_OK; /* *end says stopped (or timeout), *describe "Stopping" */
+            }
+            if (run->cancel && *run->cancel != SMFW_CANCEL_NONE) {
+                *run->cancel = SMFW_CANCEL_NONE;
+                if (interrupt_stops(job, o->on_interrupt)) {
                     st = stop_job(c, job, err);
                     if (st != SMFW_OK) return st;
                     stopping = 1;

@@ -6,14 +6,16 @@
  * rules), names.c (job and config names), staging.c (the dataset channel),
  * plan.c (request bodies and the dry-run plan), preflight.c (checks before
  * anything billable), job.c (create, poll, stop/detach), bundle.c (fetch,
- * safe extraction, loading, validity), managed_backend.c (settings and the
- * backend ops).
+ * safe extraction), levels.c (the bundle's runs into the run folder, one
+ * folder, report and verdict per concurrency level), managed_backend.c
+ * (settings and the backend ops).
  */
 #ifndef SMFW_MANAGED_H
 #define SMFW_MANAGED_H
 
 #include <jansson.h>
 
+#include <smfw/archive.h>
 #include <smfw/aws.h>
 #include <smfw/backend.h>
 
@@ -90,7 +92,7 @@ typedef struct managed_plan {
     json_t *spec;          /**< the WorkloadSpec */
     managed_dataset ds;
     /* what could not be resolved (dry run without credentials) */
-    char unresolved[1024];
+    char unresolved[4096]; /**< "what: why" lines */
 } managed_plan;
 
 /** CreateAIWorkloadConfig request body (new reference). */
@@ -161,16 +163,48 @@ smfw_status managed_sagemaker_call(smfw_aws_client *c, const char *op, json_t *b
 smfw_status managed_bundle_fetch(smfw_aws_client *c, const char *output_uri, const char *job,
                                  const char *dir, char *bundle_dir, size_t size, smfw_error *err);
 
-/**
- * Load the bundle's runs into results (a concurrency list: each level is
- * summarised, the chosen level loaded; with SLOs the highest concurrency
- * meeting them), and apply the validity gate.
- */
-smfw_status managed_bundle_load(const char *bundle_dir, const smfw_config *cfg,
-                                smfw_results *results, smfw_error *err);
-
 /** Split s3://bucket/key. */
 smfw_status managed_s3_split(const char *uri, char *bucket, size_t bsize, char *key, size_t ksize,
                              smfw_error *err);
+
+/* ---- levels --------------------------------------------------------------- */
+
+/** Who ran what: stamped on every run loaded from the job's bundle. */
+typedef struct managed_identity {
+    const char *job;
+    const char *endpoint;
+    const char *inference_component; /**< may be NULL */
+    const char *region;
+    double max_error_rate; /**< run.max_error_rate */
+} managed_identity;
+
+/** Set backend, target line, job, endpoint, component, region, gate (and concurrency when > 0). */
+void managed_identity_apply(const managed_identity *id, int64_t concurrency, smfw_results *r);
+
+/**
+ * Load one run of the bundle into results, stamp the identity, apply the
+ * validity gate (failure_reason.txt, or an error rate above the gate), and
+ * link its records (and failure_reason.txt) into out_dir (may be NULL).
+ */
+smfw_status managed_run_load(const char *run_dir, const char *out_dir, const managed_identity *id,
+                             int64_t concurrency, smfw_results *results, smfw_error *err);
+
+typedef struct managed_levels_outcome {
+    size_t levels;           /**< loaded */
+    size_t tripped;          /**< of them, over the validity gate */
+    size_t report_failures;  /**< levels where a reporter failed */
+    int64_t sla_concurrency; /**< highest level meeting the SLA, -1 none (or no SLA) */
+    int64_t first_start_ns, last_end_ns;
+} managed_levels_outcome;
+
+/**
+ * A concurrency-list bundle: for each level, out_dir/concurrency_<N>/ with
+ * its records and the configured reporters' files, a headline block on
+ * stdout (unless quiet) and its validity verdict; with SLOs the highest
+ * level meeting them. Returns the first level that could not be loaded.
+ */
+smfw_status managed_levels_report(const smfw_bundle_run *runs, size_t n, const smfw_config *cfg,
+                                  const char *out_dir, const managed_identity *id, int quiet,
+                                  managed_levels_outcome *outcome, smfw_error *err);
 
 #endif /* SMFW_MANAGED_H */

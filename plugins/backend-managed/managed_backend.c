@@ -120,8 +120,12 @@ static smfw_status managed_control(void *ctx, int op, void *arg) {
 
 static void note(managed_plan *p, const char *what, const smfw_error *e) {
     size_t o = strlen(p->unresolved);
-    snprintf(p->unresolved + o, sizeof p->unresolved - o, "%s%s (%s)", o ? "; " : "", what,
-             e->message);
+    snprintf(p->unresolved + o, sizeof p->unresolved - o, "%s: %s\n", what, e->message);
+}
+
+static void note_text(managed_plan *p, const char *what, const char *why) {
+    size_t o = strlen(p->unresolved);
+    snprintf(p->unresolved + o, sizeof p->unresolved - o, "%s: %s\n", what, why);
 }
 
 static unsigned random_suffix(void) {
@@ -197,7 +201,9 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
     const char *bucket_cfg = smfw_settings_get(mine, "bucket");
     const char *role_cfg = smfw_settings_get(mine, "role_arn");
     if (!bucket_cfg || !role_cfg || !run->dry_run) {
-        if (plan.region[0] && smfw_aws_default_account(client, plan.account, &e) != SMFW_OK) {
+        if (!plan.region[0])
+            note_text(&plan, "account", "needs the region");
+        else if (smfw_aws_default_account(client, plan.account, &e) != SMFW_OK) {
             plan.account[0] = '\0';
             if (run->dry_run)
                 note(&plan, "account", &e);
@@ -207,7 +213,8 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
                 goto done;
             }
         }
-    }
+    } else
+        note_text(&plan, "account", "not looked up: the bucket and the role are configured");
     if (bucket_cfg)
         snprintf(plan.bucket, sizeof plan.bucket, "%s", bucket_cfg);
     else if (plan.region[0] && plan.account[0] &&
@@ -221,14 +228,19 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
         note(&plan, "bucket", &e);
     }
     if (!bucket_cfg) plan.bucket_is_default = 1;
-    if (!plan.bucket[0])
+    if (!plan.bucket[0]) {
         snprintf(plan.bucket, sizeof plan.bucket, "sagemaker-%s-%s",
                  plan.region[0] ? plan.region : "<region>",
                  plan.account[0] ? plan.account : "<account>");
+        note_text(&plan, "bucket",
+                  "shown as sagemaker-<region>-<account>; or pass --bucket / set SAGEMAKER_BUCKET");
+    }
     if (role_cfg)
         snprintf(plan.role_arn, sizeof plan.role_arn, "%s", role_cfg);
-    else if (plan.account[0] &&
-             smfw_aws_default_execution_role(client, NULL, plan.role_arn, sizeof plan.role_arn,
+    else if (!plan.account[0])
+        note_text(&plan, "execution role",
+                  "needs the account; or pass --role-arn / set SAGEMAKER_ROLE_ARN");
+    else if (smfw_aws_default_execution_role(client, NULL, plan.role_arn, sizeof plan.role_arn,
                                              &e) != SMFW_OK) {
         plan.role_arn[0] = '\0';
         if (!run->dry_run) {
@@ -278,17 +290,16 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
     if (st != SMFW_OK) goto done;
 
     smfw_run_info *info = &run->results->info;
-    smfw_results_set_string(&info->job_name, plan.job_name);
-    smfw_results_set_string(&info->endpoint_name, plan.endpoint);
-    smfw_results_set_string(&info->inference_component, plan.inference_component);
-    smfw_results_set_string(&info->region, plan.region);
-    char target[512];
-    snprintf(target, sizeof target, "SageMaker endpoint %s%s%s (%s), managed benchmark job %s",
-             plan.endpoint, plan.inference_component ? " / " : "",
-             plan.inference_component ? plan.inference_component : "", plan.region, plan.job_name);
-    smfw_results_set_string(&info->target, target);
+    managed_identity who = {plan.job_name, plan.endpoint, plan.inference_component, plan.region,
+                            info->max_error_rate};
+    managed_identity_apply(&who, 0, run->results);
     if (plan.ds.public_feed) smfw_results_set_string(&info->dataset_name, "public (sharegpt)");
 
+    if (run->cancel && *run->cancel != SMFW_CANCEL_NONE) {
+        st = smfw_error_set(err, SMFW_ERR_CANCELLED,
+                            "interrupted before launching: no workload config or job was created");
+        goto done;
+    }
     st = managed_job_launch(client, &plan, err);
     if (st != SMFW_OK) goto done;
     if (!smfw_settings_get_bool(mine, "wait", 1)) {
@@ -311,34 +322,65 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
                 "\nDetached; benchmark job %s keeps running. Come back with:\n  smfw "
                 "results --job %s\n",
                 plan.job_name, plan.job_name);
-        st = smfw_error_set(err, SMFW_ERR_CANCELLED, "detached from benchmark job %s",
-                            plan.job_name);
+        st = smfw_error_set(err, SMFW_ERR_CANCELLED,
+                            "detached from benchmark job %s (it keeps running)", plan.job_name);
         goto done;
     }
     const char *status = json_string_value(json_object_get(describe, "AIBenchmarkJobStatus"));
     const char *reason = json_string_value(json_object_get(describe, "FailureReason"));
     const char *loc = json_string_value(
         json_object_get(json_object_get(describe, "OutputConfig"), "S3OutputLocation"));
+    int completed = status && strcmp(status, "Completed") == 0;
+    int failed = status && strcmp(status, "Failed") == 0;
+
+    /* The bundle: a failed job's too (a tripped validity gate still uploads it). */
     char bundle_dir[4200];
     smfw_error ferr;
     smfw_error_clear(&ferr);
+    smfw_bundle_run *runs = NULL;
+    size_t n_runs = 0;
     smfw_status fst = managed_bundle_fetch(client, loc ? loc : plan.output_uri, plan.job_name,
                                            run->output_dir, bundle_dir, sizeof bundle_dir, &ferr);
-    if (fst == SMFW_OK) fst = managed_bundle_load(bundle_dir, cfg, run->results, &ferr);
-    int completed = status && strcmp(status, "Completed") == 0;
-    int failed = status && strcmp(status, "Failed") == 0;
+    if (fst == SMFW_OK) fst = smfw_bundle_find_runs(bundle_dir, &runs, &n_runs, &ferr);
+    managed_identity id = {plan.job_name, plan.endpoint, plan.inference_component, plan.region,
+                           smfw_settings_get_double(rs, "max_error_rate", 0.01)};
+    managed_levels_outcome lo;
+    memset(&lo, 0, sizeof lo);
+    if (fst == SMFW_OK && n_runs > 1) {
+        /* A concurrency list: one folder, report and block per level; the run's own
+         * results stay empty so nothing is reported twice. */
+        fst =
+            managed_levels_report(runs, n_runs, cfg, run->output_dir, &id, run->quiet, &lo, &ferr);
+        info->start_wall_ns = lo.first_start_ns;
+        info->end_wall_ns = lo.last_end_ns;
+        if (fst != SMFW_OK && lo.levels) {
+            SMFW_LOG_ERR("managed", "%s", ferr.message);
+            fst = SMFW_OK; /* the levels that loaded are reported */
+        }
+    } else if (fst == SMFW_OK) {
+        fst = managed_run_load(runs[0].dir, run->output_dir, &id, runs[0].concurrency, run->results,
+                               &ferr);
+    }
+    free(runs);
     if (completed) {
         st = fst;
-        if (st != SMFW_OK) *err = ferr;
+        if (st != SMFW_OK)
+            *err = ferr;
+        else if (lo.tripped)
+            st = smfw_error_set(err, SMFW_ERR_VALIDITY,
+                                "benchmark job %s: %zu of %zu concurrency levels failed the "
+                                "validity gate (their metrics cover the valid requests)",
+                                plan.job_name, lo.tripped, lo.levels);
     } else if (failed && fst == SMFW_OK) {
         /* The validity gate: a full bundle, metrics over the valid requests. */
-        info->gate_tripped = 1;
-        if (reason) smfw_results_set_string(&info->failure_reason, reason);
+        if (n_runs <= 1) {
+            info->gate_tripped = 1;
+            if (reason) smfw_results_set_string(&info->failure_reason, reason);
+        }
         st = smfw_error_set(err, SMFW_ERR_VALIDITY,
                             "benchmark job %s failed its validity gate: %s (the metrics cover "
                             "the valid requests)",
-                            plan.job_name,
-                            info->failure_reason ? info->failure_reason : "no reason given");
+                            plan.job_name, reason ? reason : "no reason given");
     } else if (failed) {
         char logs[1024] = "";
         size_t o = 0, i;
@@ -351,6 +393,7 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
                 o += (size_t)snprintf(logs + o, sizeof logs - o, "%s%s%s%s", o ? ", " : "",
                                       g ? g : "?", s ? " stream " : "", s ? s : "");
         }
+        SMFW_LOG_INFO("managed", "no results: %s", ferr.message);
         st = smfw_error_set(err, SMFW_ERR_AWS, "benchmark job %s failed: %s%s%s%s", plan.job_name,
                             reason ? reason : "no FailureReason given",
                             logs[0] ? " (CloudWatch logs: " : " (no CloudWatch log location)", logs,
@@ -360,9 +403,9 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
             SMFW_LOG_INFO("managed", "no results of the stopped job: %s", ferr.message);
         st = smfw_error_set(
             err, end == MANAGED_WAIT_TIMEOUT ? SMFW_ERR_TIMEOUT : SMFW_ERR_CANCELLED,
-            "benchmark job %s %s (%s)", plan.job_name,
+            "benchmark job %s %s (%s)%s", plan.job_name,
             end == MANAGED_WAIT_TIMEOUT ? "was stopped at the timeout" : "was stopped",
-            status ? status : "?");
+            status ? status : "?", fst == SMFW_OK ? "; the results it wrote are reported" : "");
     }
 done:
     if (tmpdir[0]) smfw_remove_tree(tmpdir, NULL);

@@ -31,7 +31,7 @@ json_t *managed_plan_job_request(const managed_plan *p) {
     return json_pack("{s:s,s:s,s:{s:o},s:{s:s},s:s}", "AIBenchmarkJobName", p->job_name,
                      "AIWorkloadConfigIdentifier", p->config_name, "BenchmarkTarget", "Endpoint",
                      endpoint, "OutputConfig", "S3OutputLocation", p->output_uri, "RoleArn",
-                     p->role_arn);
+                     p->role_arn[0] ? p->role_arn : "<execution role ARN>");
 }
 
 static void print_json(FILE *out, json_t *v) {
@@ -66,7 +66,14 @@ void managed_plan_print(const managed_plan *p, FILE *out) {
     fprintf(out, "  %-22s %s\n", "role", p->role_arn[0] ? p->role_arn : "(unresolved)");
     fprintf(out, "  %-22s %s\n", "workload config name", p->config_name);
     fprintf(out, "  %-22s %s\n", "benchmark job name", p->job_name);
-    if (p->unresolved[0]) fprintf(out, "\n  Not resolved without AWS access: %s\n", p->unresolved);
+    if (p->unresolved[0]) {
+        fprintf(out, "\n  Not resolved (placeholders <...> above and below):\n");
+        for (const char *l = p->unresolved, *nl; *l; l = nl + 1) {
+            nl = strchr(l, '\n');
+            if (!nl) nl = l + strlen(l) - 1;
+            fprintf(out, "    - %.*s\n", (int)(nl - l), l);
+        }
+    }
     fprintf(out, "\n  WorkloadSpec:\n");
     print_json(out, p->spec);
     json_t *w = managed_plan_workload_request(p);

@@ -149,12 +149,13 @@ static smfw_status check_role(smfw_aws_client *c, const managed_plan *p, smfw_er
     int allowed = managed_trust_allows_sagemaker(trust);
     free(trust);
     if (allowed == 0)
-        return smfw_error_set(err, SMFW_ERR_CONFIG,
-                              "role %s does not trust sagemaker.amazonaws.com: its trust policy "
-                              "has no Allow sts:AssumeRole statement for that service principal, so "
-                              "SageMaker cannot assume it (add the principal to the role's trust "
-                              "relationship)",
-                              p->role_arn);
+        return smfw_error_set(
+            err, SMFW_ERR_CONFIG,
+            "role %s does not trust sagemaker.amazonaws.com: its trust policy "
+            "has no Allow sts:AssumeRole statement for that service principal, so "
+            "SageMaker cannot assume it (add the principal to the role's trust "
+            "relationship)",
+            p->role_arn);
     if (allowed < 0)
         SMFW_LOG_WARN("managed", "role %s: IAM returned no readable trust policy; not checked",
                       p->role_arn);
