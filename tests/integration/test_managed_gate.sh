@@ -10,6 +10,9 @@
 #     its verdict, exit 3.
 #  3. A job that fails without results (the mock refuses gamma arrivals):
 #     exit 2 with the FailureReason and where the logs would be.
+#  4. Hostile bundles in S3 (`smfw results --s3`): a ".." entry, a symbolic
+#     link out of the folder and a file written through it are refused with
+#     the entry named; nothing is written outside, nothing left inside.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/test_managed_lib.bash"
@@ -68,4 +71,37 @@ managed fail3 --endpoint mock-endpoint --request-rate 5 --arrival gamma --run
 expect_rc 2 fail3
 grep -q "benchmark job $(job_of fail3) failed: ClientError: .*gamma" fail3.err || fail "no ClientError" fail3.err
 grep -q "CloudWatch log" fail3.err || fail "no log location" fail3.err
+
+# 4. Hostile tarballs through the download path.
+aws_py '
+import io, tarfile
+def tarball(entries):
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as t:
+        for name, kind, arg in entries:
+            ti = tarfile.TarInfo(name)
+            if kind == "file":
+                ti.size = len(arg)
+                t.addfile(ti, io.BytesIO(arg))
+            else:
+                ti.type, ti.linkname = tarfile.SYMTYPE, arg
+                t.addfile(ti)
+    return buf.getvalue()
+ok = b"{}"
+evil = {"dotdot": [("output/profile_export_aiperf.json", "file", ok), ("output/../../escaped.txt", "file", b"x")],
+        "symlink": [("output/link", "link", "/tmp"), ("output/link/escaped.txt", "file", b"x")],
+        "relative": [("output/up", "link", "../.."), ("output/up/escaped.txt", "file", b"x")]}
+for name, entries in evil.items():
+    s3.put_object(Bucket="'"$BUCKET"'", Key=f"evil/{name}/output.tar.gz", Body=tarball(entries))
+'
+for name in dotdot symlink relative; do
+    set +e
+    "$SMFW" results --s3 "s3://$BUCKET/evil/$name/" -o "evil-$name" >"evil-$name.out" 2>"evil-$name.err"
+    rc=$?
+    set -e
+    [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ] || fail "hostile $name: exit $rc" "evil-$name.out" "evil-$name.err"
+    grep -q "refus\|not allowed\|outside" "evil-$name.err" || fail "hostile $name: no reason" "evil-$name.err"
+    [ -z "$(ls -A "evil-$name/bundle" 2>/dev/null)" ] || fail "hostile $name: files left in the bundle folder"
+done
+[ -z "$(find "$work" /tmp -maxdepth 2 -name escaped.txt 2>/dev/null)" ] || fail "a hostile entry escaped"
 echo "managed gate and failures against smfw-mock: all checks passed"

@@ -36,6 +36,17 @@ for n in 1 2 4; do
         fail "level $n report does not name the job and level" "list/concurrency_$n/summary.md"
 done
 [ ! -e list/profile_export_aiperf.json ] || fail "a top-level report mixes the levels"
+# Reports were written beside the bundle, never into it: its files are the tarball's bytes.
+/usr/bin/python3 - <<'PY'
+import tarfile
+with tarfile.open("list/output.tar.gz") as t:
+    n = 0
+    for m in t.getmembers():
+        if m.isfile():
+            assert t.extractfile(m).read() == open("list/bundle/" + m.name, "rb").read(), m.name
+            n += 1
+print(f"bundle: {n} files identical to the downloaded tarball")
+PY
 [ "$(grep -c '^Results at concurrency' list.out)" -eq 3 ] || fail "not one block per level" list.out
 "$SMFW" results --local list >res.out 2>res.err || fail "results --local list" res.out res.err
 check_numbers res $B/concurrency_1/profile_export_aiperf.json $B/concurrency_2/profile_export_aiperf.json \
