@@ -103,11 +103,13 @@ smfw_status managed_run_load(const char *run_dir, const char *out_dir, const man
         results->info.gate_tripped = 1;
         smfw_results_set_string(&results->info.failure_reason, reason);
     }
-    /* The run folder reads like a direct run's: records and the gate's evidence beside the
-     * reports. */
+    /* The run folder reads like a direct run's: records, aggregates and the gate's evidence
+     * beside the reports (the JSON reporter, when configured, rewrites the aggregates: a copy,
+     * so the bundle keeps AIPerf's file). */
     if (out_dir) {
         place(run_dir, out_dir, "profile_export.jsonl", 1);
         place(run_dir, out_dir, "failure_reason.txt", 1);
+        place(run_dir, out_dir, "profile_export_aiperf.json", 0);
     }
     return SMFW_OK;
 }
@@ -183,8 +185,6 @@ smfw_status managed_levels_report(const smfw_bundle_run *runs, size_t n, const s
         if (lvl->info.gate_tripped) outcome->tripped++;
         if (reg && smfw_reporters_run(reg, cfg, NULL, 0, lvl, sub, &e) != SMFW_OK)
             outcome->report_failures++;
-        /* Without a JSON reporter the folder still needs the aggregates to be read back. */
-        place(runs[i].dir, sub, "profile_export_aiperf.json", 0);
         char title[4400];
         if (runs[i].concurrency)
             snprintf(title, sizeof title, "Results at concurrency %lld (%s)",
