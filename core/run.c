@@ -432,6 +432,7 @@ smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
     rc.progress_user = opts ? opts->progress_user : NULL;
     rc.dry_run = dry_run;
     rc.quiet = quiet;
+    rc.registry = reg;
     smfw_error run_err;
     smfw_error_clear(&run_err);
     smfw_status run_st = ops->run(ctx, &rc, &run_err);

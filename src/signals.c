@@ -14,12 +14,12 @@ static void on_signal(int sig) {
     if (cancel_flag == SMFW_CANCEL_NONE) {
         cancel_flag = SMFW_CANCEL_STOP;
         static const char msg[] =
-            "\nsmfw: interrupted: stopping, waiting for in-flight requests (Ctrl-C again to abort)\n";
+            "\nsmfw: interrupted: stopping (Ctrl-C again to abort)\n";
         ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
         (void)w;
     } else if (cancel_flag == SMFW_CANCEL_STOP) {
         cancel_flag = SMFW_CANCEL_ABORT;
-        static const char msg[] = "\nsmfw: aborting in-flight requests; results so far are kept\n";
+        static const char msg[] = "\nsmfw: aborting; results so far are kept\n";
         ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
         (void)w;
     } else {

@@ -45,6 +45,8 @@ enum {
     SMFW_CANCEL_ABORT = 2 /**< second Ctrl-C: abort in-flight requests, keep results */
 };
 
+struct smfw_registry;
+
 /** Everything a backend gets for one run. */
 typedef struct smfw_run_context {
     uint32_t size;                  /**< sizeof(smfw_run_context) of the core */
@@ -57,6 +59,9 @@ typedef struct smfw_run_context {
     void *progress_user;
     int dry_run;                    /**< 1 = print the plan, touch nothing billable */
     int quiet;
+    /* ABI 1.0 ends here; check `size` before reading what follows. */
+    const struct smfw_registry *registry; /**< the plugins the program loaded (e.g. to run
+                                               reporters on sub-results), may be NULL */
 } smfw_run_context;
 
 /** Control ops (extensible; unknown ops answer SMFW_ERR_UNSUPPORTED). */

@@ -140,6 +140,7 @@ static smfw_registry *reporter_registry(const smfw_config *cfg) {
 }
 
 smfw_status managed_levels_report(const smfw_bundle_run *runs, size_t n, const smfw_config *cfg,
+                                  const smfw_registry *registry,
                                   const char *out_dir, const managed_identity *id, int quiet,
                                   managed_levels_outcome *outcome, smfw_error *err) {
     memset(outcome, 0, sizeof *outcome);
@@ -147,7 +148,10 @@ smfw_status managed_levels_report(const smfw_bundle_run *runs, size_t n, const s
     const char *const *sla;
     size_t n_sla = mine ? smfw_settings_get_list(mine, "sla", &sla) : 0;
     double attainment = mine ? smfw_settings_get_double(mine, "sla_attainment", 0.9) : 0.9;
-    smfw_registry *reg = reporter_registry(cfg);
+    /* The program's registry when the core handed it over (it knows --plugin-path), else
+     * one loaded here. */
+    smfw_registry *own = registry ? NULL : reporter_registry(cfg);
+    const smfw_registry *reg = registry ? registry : own;
     smfw_status first = SMFW_OK;
     int64_t best = -1;
     if (!quiet) fprintf(stdout, "\nManaged benchmark job %s: %zu concurrency levels\n", id->job, n);
@@ -210,7 +214,7 @@ smfw_status managed_levels_report(const smfw_bundle_run *runs, size_t n, const s
             outcome->last_end_ns = lvl->info.end_wall_ns;
         smfw_results_free(lvl);
     }
-    smfw_registry_free(reg);
+    smfw_registry_free(own);
     outcome->sla_concurrency = best;
     if (n_sla && !quiet) {
         if (best > 0)
