@@ -19,7 +19,7 @@ ROLE=arn:aws:iam::111122223333:role/SageMakerExecutionRole
 BUCKET=sagemaker-us-east-1-111122223333
 mock_pid=
 cleanup() {
-    if [ -n "$mock_pid" ]; then kill "$mock_pid" 2>/dev/null && wait "$mock_pid" 2>/dev/null; fi
+    if [ -n "$mock_pid" ]; then kill "$mock_pid" 2>/dev/null; wait "$mock_pid" 2>/dev/null || true; fi
     cd /
     if [ -n "${KEEP:-}" ]; then echo "kept $work"; else rm -rf "$work"; fi
 }
