@@ -398,43 +398,43 @@ void smfw_cloudwatch_interpret(smfw_cw_report *r, const smfw_results *res, int64
 
 /* ---- renderings ----------------------------------------------------------------- */
 
-static void md_num(smfw_sbuf *b, double v) {
+static void md_num(smfw_buf *b, double v) {
     if (isnan(v))
-        smfw_sbuf_puts(b, " - |");
+        smfw_buf_puts(b, " - |");
     else
-        smfw_sbuf_printf(b, " %.2f |", v);
+        smfw_buf_printf(b, " %.2f |", v);
 }
 
 char *smfw_cloudwatch_markdown(const smfw_cw_report *r) {
-    smfw_sbuf b;
-    smfw_sbuf_init(&b);
-    smfw_sbuf_printf(&b, "## CloudWatch: the server's view\n\n");
+    smfw_buf b;
+    smfw_buf_init(&b);
+    smfw_buf_printf(&b, "## CloudWatch: the server's view\n\n");
     if (r->query.inference_component)
-        smfw_sbuf_printf(&b, "Inference component `%s`", r->query.inference_component);
+        smfw_buf_printf(&b, "Inference component `%s`", r->query.inference_component);
     else
-        smfw_sbuf_printf(&b, "Endpoint `%s`, variant `%s`",
+        smfw_buf_printf(&b, "Endpoint `%s`, variant `%s`",
                          r->query.endpoint ? r->query.endpoint : "", r->query.variant);
-    smfw_sbuf_printf(&b, ", %lld s to %lld s (Unix), period %d s\n\n", (long long)r->start_s,
+    smfw_buf_printf(&b, ", %lld s to %lld s (Unix), period %d s\n\n", (long long)r->start_s,
                      (long long)r->end_s, r->query.period_s);
-    smfw_sbuf_puts(&b, "| Metric | Namespace | Unit | Total | Mean | Max | Points |\n"
+    smfw_buf_puts(&b, "| Metric | Namespace | Unit | Total | Mean | Max | Points |\n"
                        "|---|---|---|---:|---:|---:|---:|\n");
     for (int m = 0; m < SMFW_CW_METRIC_COUNT_; m++) {
         const smfw_cw_metric *x = &r->m[m];
-        smfw_sbuf_printf(&b, "| %s | %s | %s |", x->name, x->namespace_, x->unit);
+        smfw_buf_printf(&b, "| %s | %s | %s |", x->name, x->namespace_, x->unit);
         if (!x->present) {
-            smfw_sbuf_puts(&b, " no data | | | 0 |\n");
+            smfw_buf_puts(&b, " no data | | | 0 |\n");
             continue;
         }
         md_num(&b, strcmp(x->unit, "count") == 0 ? x->total : NAN);
         md_num(&b, x->mean);
         md_num(&b, x->max);
-        smfw_sbuf_printf(&b, " %zu |\n", x->n_points);
+        smfw_buf_printf(&b, " %zu |\n", x->n_points);
     }
     if (r->n_findings) {
-        smfw_sbuf_puts(&b, "\nReading:\n\n");
-        for (size_t i = 0; i < r->n_findings; i++) smfw_sbuf_printf(&b, "- %s\n", r->findings[i]);
+        smfw_buf_puts(&b, "\nReading:\n\n");
+        for (size_t i = 0; i < r->n_findings; i++) smfw_buf_printf(&b, "- %s\n", r->findings[i]);
     }
-    return smfw_sbuf_take(&b);
+    return smfw_buf_take(&b);
 }
 
 static json_t *num(double v) {

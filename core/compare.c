@@ -163,15 +163,15 @@ static void fmt_pct(char *buf, size_t size, double pct) {
 
 char *smfw_compare_markdown(const smfw_compare_result *r, const char *base_label,
                             const char *new_label) {
-    smfw_sbuf b;
-    smfw_sbuf_init(&b);
-    smfw_sbuf_printf(&b, "# smfw compare\n\n- Base: `%s`\n- New: `%s`\n",
+    smfw_buf b;
+    smfw_buf_init(&b);
+    smfw_buf_printf(&b, "# smfw compare\n\n- Base: `%s`\n- New: `%s`\n",
                      base_label ? base_label : "base", new_label ? new_label : "new");
-    smfw_sbuf_printf(&b,
+    smfw_buf_printf(&b,
                      "- Gate: a metric regresses when it is worse by more than %g%% (higher is "
                      "better for throughputs, lower for latencies and errors)\n\n",
                      r->max_regression_pct);
-    smfw_sbuf_puts(&b, "| Metric | Unit | Base | New | Delta | Delta % | Better | Verdict |\n"
+    smfw_buf_puts(&b, "| Metric | Unit | Base | New | Delta | Delta % | Better | Verdict |\n"
                        "|---|---|---:|---:|---:|---:|---|---|\n");
     for (size_t i = 0; i < r->n_rows; i++) {
         const smfw_compare_row *row = &r->rows[i];
@@ -184,12 +184,12 @@ char *smfw_compare_markdown(const smfw_compare_result *r, const char *base_label
             snprintf(dv, sizeof dv, "%s%s", row->delta >= 0 ? "+" : "", tmp);
         }
         fmt_pct(pv, sizeof pv, row->delta_pct);
-        smfw_sbuf_printf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", row->label,
+        smfw_buf_printf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", row->label,
                          row->ref.metric == SMFW_METRIC_REF_ERROR_RATE ? "%" : row->unit, bv, nv,
                          dv, pv, row->larger_is_better ? "higher" : "lower", verdict_text(row));
     }
     if (r->regressions) {
-        smfw_sbuf_printf(&b, "\n**Result: %zu regression%s beyond %g%%:**", r->regressions,
+        smfw_buf_printf(&b, "\n**Result: %zu regression%s beyond %g%%:**", r->regressions,
                          r->regressions == 1 ? "" : "s", r->max_regression_pct);
         for (size_t i = 0, k = 0; i < r->n_rows; i++) {
             const smfw_compare_row *row = &r->rows[i];
@@ -197,19 +197,19 @@ char *smfw_compare_markdown(const smfw_compare_result *r, const char *base_label
             char pv[32];
             fmt_pct(pv, sizeof pv, row->worse_pct);
             if (row->have_new)
-                smfw_sbuf_printf(&b, "%s %s (%s worse)", k++ ? "," : "", row->label, pv);
+                smfw_buf_printf(&b, "%s %s (%s worse)", k++ ? "," : "", row->label, pv);
             else
-                smfw_sbuf_printf(&b, "%s %s (missing)", k++ ? "," : "", row->label);
+                smfw_buf_printf(&b, "%s %s (missing)", k++ ? "," : "", row->label);
         }
-        smfw_sbuf_puts(&b, "\n");
+        smfw_buf_puts(&b, "\n");
     } else {
-        smfw_sbuf_printf(&b, "\n**Result: no regression beyond %g%%.**\n", r->max_regression_pct);
+        smfw_buf_printf(&b, "\n**Result: no regression beyond %g%%.**\n", r->max_regression_pct);
     }
     if (r->n_notes) {
-        smfw_sbuf_puts(&b, "\nNotes (the runs differ; compare with care):\n\n");
-        for (size_t i = 0; i < r->n_notes; i++) smfw_sbuf_printf(&b, "- %s\n", r->notes[i]);
+        smfw_buf_puts(&b, "\nNotes (the runs differ; compare with care):\n\n");
+        for (size_t i = 0; i < r->n_notes; i++) smfw_buf_printf(&b, "- %s\n", r->notes[i]);
     }
-    return smfw_sbuf_take(&b);
+    return smfw_buf_take(&b);
 }
 
 static json_t *num_or_null(int have, double v) {

@@ -25,45 +25,45 @@ static const smfw_metric_id jsonl_order[] = {
     SMFW_M_USAGE_TOTAL_TOKENS,     SMFW_M_USAGE_REASONING_TOKENS,
     SMFW_M_ERROR_ISL};
 
-static void put_value(smfw_sbuf *b, const smfw_metric_info *mi, double base) {
+static void put_value(smfw_buf *b, const smfw_metric_info *mi, double base) {
     /* Divide rather than multiply, as AIPerf does (31742934 ns -> 31.742934 ms exactly). */
     double v = mi->display_scale < 1.0 ? base / round(1.0 / mi->display_scale)
                                        : base * mi->display_scale;
-    if (mi->integer_valued && v == floor(v) && fabs(v) < 9e15) smfw_sbuf_printf(b, "%.0f", v);
-    else smfw_sbuf_double(b, v);
+    if (mi->integer_valued && v == floor(v) && fabs(v) < 9e15) smfw_buf_printf(b, "%.0f", v);
+    else smfw_buf_double(b, v);
 }
 
-static void put_metric(smfw_sbuf *b, const smfw_record *rec, smfw_metric_id id, int *first) {
+static void put_metric(smfw_buf *b, const smfw_record *rec, smfw_metric_id id, int *first) {
     const smfw_metric_info *mi = smfw_metric_get(id);
     if (!smfw_record_has(rec, id)) return;
-    if (!*first) smfw_sbuf_puts(b, ",");
+    if (!*first) smfw_buf_puts(b, ",");
     *first = 0;
-    smfw_sbuf_json_string(b, mi->tag);
-    smfw_sbuf_puts(b, ":{\"value\":");
+    smfw_buf_json_string(b, mi->tag);
+    smfw_buf_puts(b, ":{\"value\":");
     if (id == SMFW_M_INTER_CHUNK_LATENCY) {
-        smfw_sbuf_puts(b, "[");
+        smfw_buf_puts(b, "[");
         for (size_t i = 0; i < rec->icl_len; i++) {
-            if (i) smfw_sbuf_puts(b, ",");
+            if (i) smfw_buf_puts(b, ",");
             put_value(b, mi, rec->icl[i]);
         }
-        smfw_sbuf_puts(b, "]");
+        smfw_buf_puts(b, "]");
     } else {
         put_value(b, mi, rec->values[id]);
     }
-    smfw_sbuf_puts(b, ",\"unit\":");
-    smfw_sbuf_json_string(b, mi->display_unit);
-    smfw_sbuf_puts(b, "}");
+    smfw_buf_puts(b, ",\"unit\":");
+    smfw_buf_json_string(b, mi->display_unit);
+    smfw_buf_puts(b, "}");
 }
 
 smfw_status smfw_record_to_jsonl(const smfw_record *rec, char **out, smfw_error *err) {
-    smfw_sbuf b;
-    smfw_sbuf_init(&b);
-    smfw_sbuf_puts(&b, "{\"metadata\":{");
+    smfw_buf b;
+    smfw_buf_init(&b);
+    smfw_buf_puts(&b, "{\"metadata\":{");
     int first = 1;
-#define SEP() (first ? (void)(first = 0) : smfw_sbuf_puts(&b, ","))
+#define SEP() (first ? (void)(first = 0) : smfw_buf_puts(&b, ","))
     if (rec->session_num >= 0) {
         SEP();
-        smfw_sbuf_printf(&b, "\"session_num\":%lld", (long long)rec->session_num);
+        smfw_buf_printf(&b, "\"session_num\":%lld", (long long)rec->session_num);
     }
     const struct {
         const char *key;
@@ -74,12 +74,12 @@ smfw_status smfw_record_to_jsonl(const smfw_record *rec, char **out, smfw_error 
     for (size_t i = 0; i < 3; i++) {
         if (!ids[i].val) continue;
         SEP();
-        smfw_sbuf_json_string(&b, ids[i].key);
-        smfw_sbuf_puts(&b, ":");
-        smfw_sbuf_json_string(&b, ids[i].val);
+        smfw_buf_json_string(&b, ids[i].key);
+        smfw_buf_puts(&b, ":");
+        smfw_buf_json_string(&b, ids[i].val);
     }
     SEP();
-    smfw_sbuf_printf(&b, "\"turn_index\":%d", (int)rec->turn_index);
+    smfw_buf_printf(&b, "\"turn_index\":%d", (int)rec->turn_index);
     const struct {
         const char *key;
         int64_t v;
@@ -90,24 +90,24 @@ smfw_status smfw_record_to_jsonl(const smfw_record *rec, char **out, smfw_error 
     for (size_t i = 0; i < 4; i++) {
         if (!times[i].v) continue;
         SEP();
-        smfw_sbuf_printf(&b, "\"%s\":%lld", times[i].key, (long long)times[i].v);
+        smfw_buf_printf(&b, "\"%s\":%lld", times[i].key, (long long)times[i].v);
     }
     if (rec->worker_id) {
         SEP();
-        smfw_sbuf_puts(&b, "\"worker_id\":");
-        smfw_sbuf_json_string(&b, rec->worker_id);
+        smfw_buf_puts(&b, "\"worker_id\":");
+        smfw_buf_json_string(&b, rec->worker_id);
     }
     if (rec->record_processor_id) {
         SEP();
-        smfw_sbuf_puts(&b, "\"record_processor_id\":");
-        smfw_sbuf_json_string(&b, rec->record_processor_id);
+        smfw_buf_puts(&b, "\"record_processor_id\":");
+        smfw_buf_json_string(&b, rec->record_processor_id);
     }
     SEP();
-    smfw_sbuf_printf(&b, "\"benchmark_phase\":\"profiling\",\"was_cancelled\":%s",
+    smfw_buf_printf(&b, "\"benchmark_phase\":\"profiling\",\"was_cancelled\":%s",
                      rec->was_cancelled ? "true" : "false");
     if (rec->cancellation_time_ns)
-        smfw_sbuf_printf(&b, ",\"cancellation_time_ns\":%lld", (long long)rec->cancellation_time_ns);
-    smfw_sbuf_puts(&b, "},\"metrics\":{");
+        smfw_buf_printf(&b, ",\"cancellation_time_ns\":%lld", (long long)rec->cancellation_time_ns);
+    smfw_buf_puts(&b, "},\"metrics\":{");
     first = 1;
     for (size_t i = 0; i < sizeof jsonl_order / sizeof jsonl_order[0]; i++)
         put_metric(&b, rec, jsonl_order[i], &first);
@@ -115,50 +115,50 @@ smfw_status smfw_record_to_jsonl(const smfw_record *rec, char **out, smfw_error 
         strlen(rec->extra_metrics_json) > 2) {
         /* Metrics a newer AIPerf wrote that we do not know: kept verbatim. */
         size_t n = strlen(rec->extra_metrics_json);
-        if (!first) smfw_sbuf_puts(&b, ",");
-        smfw_sbuf_append(&b, rec->extra_metrics_json + 1, n - 2);
+        if (!first) smfw_buf_puts(&b, ",");
+        smfw_buf_append(&b, rec->extra_metrics_json + 1, n - 2);
     }
-    smfw_sbuf_puts(&b, "}");
+    smfw_buf_puts(&b, "}");
     if (rec->error) {
-        smfw_sbuf_puts(&b, ",\"error\":{");
+        smfw_buf_puts(&b, ",\"error\":{");
         int f2 = 1;
         if (rec->error->has_code) {
-            smfw_sbuf_printf(&b, "\"code\":%d", rec->error->code);
+            smfw_buf_printf(&b, "\"code\":%d", rec->error->code);
             f2 = 0;
         }
         if (rec->error->type) {
-            if (!f2) smfw_sbuf_puts(&b, ",");
-            smfw_sbuf_puts(&b, "\"type\":");
-            smfw_sbuf_json_string(&b, rec->error->type);
+            if (!f2) smfw_buf_puts(&b, ",");
+            smfw_buf_puts(&b, "\"type\":");
+            smfw_buf_json_string(&b, rec->error->type);
             f2 = 0;
         }
-        if (!f2) smfw_sbuf_puts(&b, ",");
-        smfw_sbuf_puts(&b, "\"message\":");
-        smfw_sbuf_json_string(&b, rec->error->message ? rec->error->message : "");
+        if (!f2) smfw_buf_puts(&b, ",");
+        smfw_buf_puts(&b, "\"message\":");
+        smfw_buf_json_string(&b, rec->error->message ? rec->error->message : "");
         if (rec->error->cause) {
-            smfw_sbuf_puts(&b, ",\"cause\":");
-            smfw_sbuf_json_string(&b, rec->error->cause);
+            smfw_buf_puts(&b, ",\"cause\":");
+            smfw_buf_json_string(&b, rec->error->cause);
         }
-        smfw_sbuf_puts(&b, "}");
+        smfw_buf_puts(&b, "}");
     }
     /* smfw's own fields: ignored by AIPerf readers. */
     int any_smfw = rec->intended_start_ns || rec->http_status || rec->error ||
                    smfw_record_has(rec, SMFW_M_SCHEDULE_LAG);
     if (any_smfw) {
-        smfw_sbuf_puts(&b, ",\"smfw\":{");
+        smfw_buf_puts(&b, ",\"smfw\":{");
         first = 1;
         if (rec->intended_start_ns) {
             SEP();
-            smfw_sbuf_printf(&b, "\"intended_start_ns\":%lld", (long long)rec->intended_start_ns);
+            smfw_buf_printf(&b, "\"intended_start_ns\":%lld", (long long)rec->intended_start_ns);
         }
         if (rec->http_status) {
             SEP();
-            smfw_sbuf_printf(&b, "\"http_status\":%d", rec->http_status);
+            smfw_buf_printf(&b, "\"http_status\":%d", rec->http_status);
         }
         if (rec->error) {
             SEP();
-            smfw_sbuf_puts(&b, "\"error_class\":");
-            smfw_sbuf_json_string(&b, smfw_error_class_name(rec->error->error_class));
+            smfw_buf_puts(&b, "\"error_class\":");
+            smfw_buf_json_string(&b, smfw_error_class_name(rec->error->error_class));
         }
         static const smfw_metric_id own[] = {SMFW_M_SCHEDULE_LAG, SMFW_M_TTFT_FROM_INTENDED,
                                              SMFW_M_REQUEST_LATENCY_FROM_INTENDED};
@@ -166,16 +166,16 @@ smfw_status smfw_record_to_jsonl(const smfw_record *rec, char **out, smfw_error 
         for (size_t i = 0; i < 3; i++) has_own |= smfw_record_has(rec, own[i]);
         if (has_own) {
             SEP();
-            smfw_sbuf_puts(&b, "\"metrics\":{");
+            smfw_buf_puts(&b, "\"metrics\":{");
             int f3 = 1;
             for (size_t i = 0; i < 3; i++) put_metric(&b, rec, own[i], &f3);
-            smfw_sbuf_puts(&b, "}");
+            smfw_buf_puts(&b, "}");
         }
-        smfw_sbuf_puts(&b, "}");
+        smfw_buf_puts(&b, "}");
     }
-    smfw_sbuf_puts(&b, "}");
+    smfw_buf_puts(&b, "}");
 #undef SEP
-    *out = smfw_sbuf_take(&b);
+    *out = smfw_buf_take(&b);
     if (!*out) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory writing a record");
     return SMFW_OK;
 }

@@ -22,13 +22,13 @@ static int is_rate(const smfw_sweep *s) {
     return s->mode && strcmp(s->mode, "request_rate") == 0;
 }
 
-static void cell(smfw_sbuf *b, double v, const char *fmt) {
+static void cell(smfw_buf *b, double v, const char *fmt) {
     if (isnan(v))
-        smfw_sbuf_puts(b, " - |");
+        smfw_buf_puts(b, " - |");
     else {
-        smfw_sbuf_puts(b, " ");
-        smfw_sbuf_printf(b, fmt, v);
-        smfw_sbuf_puts(b, " |");
+        smfw_buf_puts(b, " ");
+        smfw_buf_printf(b, fmt, v);
+        smfw_buf_puts(b, " |");
     }
 }
 
@@ -39,80 +39,80 @@ static void marks(char *buf, size_t size, const smfw_sweep_point *p, int i,
              a->operating == i && a->operating != a->knee ? ", recommended" : "");
 }
 
-static void summary_lines(smfw_sbuf *b, const smfw_sweep *s, const smfw_sweep_options *o,
+static void summary_lines(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_options *o,
                           const smfw_sweep_analysis *a, const char *bullet) {
     const char *unit = is_rate(s) ? " requests/s" : "";
     const char *what = is_rate(s) ? "request rate" : "concurrency";
     double kg = o && o->knee_gain > 0 ? o->knee_gain : 0.10;
     if (a->knee >= 0) {
         const smfw_sweep_point *k = &s->points[a->knee];
-        smfw_sbuf_printf(b,
+        smfw_buf_printf(b,
                          "%sKnee: %s %g%s: beyond it throughput gains less than %.0f%% per "
                          "doubling of load while TTFT keeps rising (%.1f tokens/s, TTFT p95 "
                          "%.0f ms there)\n",
                          bullet, what, k->load, unit, kg * 100, k->output_tps, k->ttft_p95_ms);
     } else {
-        smfw_sbuf_printf(b,
+        smfw_buf_printf(b,
                          "%sKnee: not reached; throughput still grew by %.0f%% or more per "
                          "doubling at the highest level tested\n",
                          bullet, kg * 100);
     }
     if (a->slo_best >= 0)
-        smfw_sbuf_printf(b, "%sSLO: the highest level meeting every SLO is %s %g%s\n", bullet, what,
+        smfw_buf_printf(b, "%sSLO: the highest level meeting every SLO is %s %g%s\n", bullet, what,
                          s->points[a->slo_best].load, unit);
     else if (a->slo_best == -1)
-        smfw_sbuf_printf(b, "%sSLO: no level meets every SLO\n", bullet);
+        smfw_buf_printf(b, "%sSLO: no level meets every SLO\n", bullet);
     if (a->operating < 0) {
-        smfw_sbuf_printf(b, "%sRecommendation: none: %s\n", bullet, a->operating_why);
+        smfw_buf_printf(b, "%sRecommendation: none: %s\n", bullet, a->operating_why);
         return;
     }
     const smfw_sweep_point *p = &s->points[a->operating];
-    smfw_sbuf_printf(b, "%sOperating point: %s %g%s (%s)\n", bullet, what, p->load, unit,
+    smfw_buf_printf(b, "%sOperating point: %s %g%s (%s)\n", bullet, what, p->load, unit,
                      a->operating_why);
     if (!isnan(a->cost_at_operating))
-        smfw_sbuf_printf(b,
+        smfw_buf_printf(b,
                          "%sCost: $%.2f per 1M output tokens at %.1f tokens/s on %s at $%.4g/hour, "
                          "duty cycle %.2g (price/hour / (tokens/s x duty cycle) x 1e6 / 3600)\n",
                          bullet, a->cost_at_operating, p->output_tps,
                          s->instance_type ? s->instance_type : "this instance", s->usd_per_hour,
                          s->duty_cycle > 0 ? s->duty_cycle : 1.0);
     else
-        smfw_sbuf_printf(b,
+        smfw_buf_printf(b,
                          "%sCost: give --instance-type or --price-per-hour for $ per 1M output "
                          "tokens\n",
                          bullet);
     if (a->autoscaling.valid) {
         const smfw_autoscaling *x = &a->autoscaling;
-        smfw_sbuf_printf(b,
+        smfw_buf_printf(b,
                          "%sAutoscaling: SageMakerVariantInvocationsPerInstance target %.0f "
                          "(%.1f in flight x 60 / %.2f s mean request = %.1f invocations per "
                          "minute per instance, %.0f%% headroom for scale-out time",
                          bullet, x->target, x->concurrency, x->mean_duration_s,
                          x->invocations_per_minute, x->headroom * 100);
         if (!isnan(a->measured_invocations_per_minute))
-            smfw_sbuf_printf(b, "; measured %.1f per minute", a->measured_invocations_per_minute);
-        smfw_sbuf_puts(b, ")\n");
+            smfw_buf_printf(b, "; measured %.1f per minute", a->measured_invocations_per_minute);
+        smfw_buf_puts(b, ")\n");
     }
-    smfw_sbuf_printf(b, "%sReminder: %s\n", bullet, PIN_REMINDER);
+    smfw_buf_printf(b, "%sReminder: %s\n", bullet, PIN_REMINDER);
 }
 
 char *smfw_sweep_markdown(const smfw_sweep *s, const smfw_sweep_options *o,
                           const smfw_sweep_analysis *a) {
-    smfw_sbuf b;
-    smfw_sbuf_init(&b);
-    smfw_sbuf_printf(&b, "# smfw sweep\n\n");
-    if (s->dir) smfw_sbuf_printf(&b, "Folder: `%s`", s->dir);
+    smfw_buf b;
+    smfw_buf_init(&b);
+    smfw_buf_printf(&b, "# smfw sweep\n\n");
+    if (s->dir) smfw_buf_printf(&b, "Folder: `%s`", s->dir);
     if (s->instance_type)
-        smfw_sbuf_printf(&b, "%sInstance: %s", s->dir ? ", " : "", s->instance_type);
-    smfw_sbuf_puts(&b, "\n\n");
-    smfw_sbuf_printf(&b,
+        smfw_buf_printf(&b, "%sInstance: %s", s->dir ? ", " : "", s->instance_type);
+    smfw_buf_puts(&b, "\n\n");
+    smfw_buf_printf(&b,
                      "| %s | TTFT p50 (ms) | TTFT p95 (ms) | ITL p50 (ms) | E2E p95 (ms) | "
                      "Output tokens/s | Requests/s | Errors | $/1M tokens | Verdict |\n"
                      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
                      is_rate(s) ? "Request rate" : "Concurrency");
     for (size_t i = 0; i < s->n; i++) {
         const smfw_sweep_point *p = &s->points[i];
-        smfw_sbuf_printf(&b, "| %s%g%s |", (int)i == a->knee ? "**" : "", p->load,
+        smfw_buf_printf(&b, "| %s%g%s |", (int)i == a->knee ? "**" : "", p->load,
                          (int)i == a->knee ? "**" : "");
         cell(&b, p->ttft_p50_ms, "%.1f");
         cell(&b, p->ttft_p95_ms, "%.1f");
@@ -120,21 +120,21 @@ char *smfw_sweep_markdown(const smfw_sweep *s, const smfw_sweep_options *o,
         cell(&b, p->e2e_p95_ms, "%.1f");
         cell(&b, p->output_tps, "%.1f");
         cell(&b, p->request_tps, "%.3g");
-        smfw_sbuf_printf(&b, " %llu |", (unsigned long long)p->errors);
+        smfw_buf_printf(&b, " %llu |", (unsigned long long)p->errors);
         cell(&b, p->cost_per_mtok, "%.3f");
         char m[96];
         marks(m, sizeof m, p, (int)i, a);
-        smfw_sbuf_printf(&b, " %s |\n", m);
+        smfw_buf_printf(&b, " %s |\n", m);
     }
-    smfw_sbuf_puts(&b, "\n");
+    smfw_buf_puts(&b, "\n");
     summary_lines(&b, s, o, a, "- ");
-    return smfw_sbuf_take(&b);
+    return smfw_buf_take(&b);
 }
 
 static char *sweep_csv(const smfw_sweep *s, const smfw_sweep_analysis *a) {
-    smfw_sbuf b;
-    smfw_sbuf_init(&b);
-    smfw_sbuf_printf(&b,
+    smfw_buf b;
+    smfw_buf_init(&b);
+    smfw_buf_printf(&b,
                      "%s,ttft_p50_ms,ttft_p95_ms,itl_p50_ms,e2e_avg_ms,e2e_p95_ms,output_tokens_"
                      "per_s,requests_per_s,requests,errors,usd_per_1m_output_tokens,gain_per_"
                      "doubling,verdict,knee,meets_slo\n",
@@ -143,29 +143,29 @@ static char *sweep_csv(const smfw_sweep *s, const smfw_sweep_analysis *a) {
         const smfw_sweep_point *p = &s->points[i];
         double v[] = {p->ttft_p50_ms, p->ttft_p95_ms, p->itl_p50_ms, p->e2e_avg_ms,
                       p->e2e_p95_ms,  p->output_tps,  p->request_tps};
-        smfw_sbuf_printf(&b, "%g", p->load);
+        smfw_buf_printf(&b, "%g", p->load);
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
             if (isnan(v[k]))
-                smfw_sbuf_puts(&b, ",");
+                smfw_buf_puts(&b, ",");
             else
-                smfw_sbuf_printf(&b, ",%.6g", v[k]);
+                smfw_buf_printf(&b, ",%.6g", v[k]);
         }
-        smfw_sbuf_printf(&b, ",%llu,%llu", (unsigned long long)p->requests,
+        smfw_buf_printf(&b, ",%llu,%llu", (unsigned long long)p->requests,
                          (unsigned long long)p->errors);
         if (isnan(p->cost_per_mtok))
-            smfw_sbuf_puts(&b, ",");
+            smfw_buf_puts(&b, ",");
         else
-            smfw_sbuf_printf(&b, ",%.6g", p->cost_per_mtok);
+            smfw_buf_printf(&b, ",%.6g", p->cost_per_mtok);
         if (isnan(p->gain_per_doubling))
-            smfw_sbuf_puts(&b, ",");
+            smfw_buf_puts(&b, ",");
         else
-            smfw_sbuf_printf(&b, ",%.6g", p->gain_per_doubling);
-        smfw_sbuf_printf(&b, ",%s,%d,%s\n", smfw_sweep_verdict_name(p->verdict), (int)i == a->knee,
+            smfw_buf_printf(&b, ",%.6g", p->gain_per_doubling);
+        smfw_buf_printf(&b, ",%s,%d,%s\n", smfw_sweep_verdict_name(p->verdict), (int)i == a->knee,
                          p->meets_slo < 0 ? ""
                          : p->meets_slo   ? "1"
                                           : "0");
     }
-    return smfw_sbuf_take(&b);
+    return smfw_buf_take(&b);
 }
 
 static json_t *jnum(double v) {
@@ -252,23 +252,23 @@ static char *sweep_json(const smfw_sweep *s, const smfw_sweep_options *o,
     return text;
 }
 
-static void html_escape(smfw_sbuf *b, const char *s) {
+static void html_escape(smfw_buf *b, const char *s) {
     for (; s && *s; s++) {
         if (*s == '<')
-            smfw_sbuf_puts(b, "&lt;");
+            smfw_buf_puts(b, "&lt;");
         else if (*s == '>')
-            smfw_sbuf_puts(b, "&gt;");
+            smfw_buf_puts(b, "&gt;");
         else if (*s == '&')
-            smfw_sbuf_puts(b, "&amp;");
+            smfw_buf_puts(b, "&amp;");
         else if (*s == '"')
-            smfw_sbuf_puts(b, "&quot;");
+            smfw_buf_puts(b, "&quot;");
         else
-            smfw_sbuf_append(b, s, 1);
+            smfw_buf_append(b, s, 1);
     }
 }
 
 /* Throughput (x) against TTFT p95 (y), one point per level in load order. */
-static void svg_chart(smfw_sbuf *b, const smfw_sweep *s, const smfw_sweep_options *o,
+static void svg_chart(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_options *o,
                       const smfw_sweep_analysis *a) {
     const double W = 720, H = 420, L = 70, R = 20, T = 20, B = 50;
     double xmax = 0, ymax = 0, slo_y = NAN;
@@ -287,7 +287,7 @@ static void svg_chart(smfw_sbuf *b, const smfw_sweep *s, const smfw_sweep_option
     ymax *= 1.1;
 #define PX(v) (L + (v) / xmax * (W - L - R))
 #define PY(v) (H - B - (v) / ymax * (H - T - B))
-    smfw_sbuf_printf(b,
+    smfw_buf_printf(b,
                      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
                      "role=\"img\" aria-label=\"throughput vs TTFT p95\">\n"
                      "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#fff\"/>\n"
@@ -296,36 +296,36 @@ static void svg_chart(smfw_sbuf *b, const smfw_sweep *s, const smfw_sweep_option
                      W, H, W, H, L, H - B, W - R, H - B, L, T, L, H - B);
     for (int k = 0; k <= 4; k++) {
         double xv = xmax * k / 4, yv = ymax * k / 4;
-        smfw_sbuf_printf(b,
+        smfw_buf_printf(b,
                          "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
                          "text-anchor=\"middle\">%.0f</text>\n"
                          "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
                          "text-anchor=\"end\">%.0f</text>\n",
                          PX(xv), H - B + 16, xv, L - 6, PY(yv) + 4, yv);
     }
-    smfw_sbuf_printf(b,
+    smfw_buf_printf(b,
                      "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">output "
                      "tokens/s</text>\n<text x=\"14\" y=\"%.1f\" font-size=\"12\" "
                      "transform=\"rotate(-90 14 %.1f)\" text-anchor=\"middle\">TTFT p95 "
                      "(ms)</text>\n",
                      (L + W - R) / 2, H - 12, (T + H - B) / 2, (T + H - B) / 2);
     if (!isnan(slo_y))
-        smfw_sbuf_printf(b,
+        smfw_buf_printf(b,
                          "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#2a7\" "
                          "stroke-dasharray=\"6 4\"/><text x=\"%.0f\" y=\"%.1f\" font-size=\"11\" "
                          "fill=\"#2a7\" text-anchor=\"end\">SLO TTFT p95 %.0f ms</text>\n",
                          L, PY(slo_y), W - R, PY(slo_y), W - R, PY(slo_y) - 4, slo_y);
-    smfw_sbuf_puts(b, "<polyline fill=\"none\" stroke=\"#36c\" stroke-width=\"2\" points=\"");
+    smfw_buf_puts(b, "<polyline fill=\"none\" stroke=\"#36c\" stroke-width=\"2\" points=\"");
     for (size_t i = 0; i < s->n; i++)
         if (!isnan(s->points[i].output_tps) && !isnan(s->points[i].ttft_p95_ms))
-            smfw_sbuf_printf(b, "%.1f,%.1f ", PX(s->points[i].output_tps),
+            smfw_buf_printf(b, "%.1f,%.1f ", PX(s->points[i].output_tps),
                              PY(s->points[i].ttft_p95_ms));
-    smfw_sbuf_puts(b, "\"/>\n");
+    smfw_buf_puts(b, "\"/>\n");
     for (size_t i = 0; i < s->n; i++) {
         const smfw_sweep_point *p = &s->points[i];
         if (isnan(p->output_tps) || isnan(p->ttft_p95_ms)) continue;
         int knee = (int)i == a->knee, slo = (int)i == a->slo_best;
-        smfw_sbuf_printf(b,
+        smfw_buf_printf(b,
                          "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\"%s><title>%g: "
                          "%.1f tokens/s, TTFT p95 %.1f ms, %s</title></circle>\n",
                          PX(p->output_tps), PY(p->ttft_p95_ms), knee || slo ? 7 : 4,
@@ -334,38 +334,38 @@ static void svg_chart(smfw_sbuf *b, const smfw_sweep *s, const smfw_sweep_option
                                : "#36c",
                          knee && slo ? " stroke=\"#2a7\" stroke-width=\"3\"" : "", p->load,
                          p->output_tps, p->ttft_p95_ms, smfw_sweep_verdict_name(p->verdict));
-        smfw_sbuf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%g%s%s</text>\n",
+        smfw_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%g%s%s</text>\n",
                          PX(p->output_tps) + 8, PY(p->ttft_p95_ms) - 6, p->load,
                          knee ? " knee" : "", slo ? " SLO" : "");
     }
-    smfw_sbuf_puts(b, "</svg>\n");
+    smfw_buf_puts(b, "</svg>\n");
 #undef PX
 #undef PY
 }
 
 static char *sweep_html(const smfw_sweep *s, const smfw_sweep_options *o,
                         const smfw_sweep_analysis *a) {
-    smfw_sbuf b;
-    smfw_sbuf_init(&b);
-    smfw_sbuf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    smfw_buf b;
+    smfw_buf_init(&b);
+    smfw_buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                        "<title>smfw sweep</title><style>body{font-family:sans-serif;margin:2em}"
                        "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px "
                        "8px;text-align:right}td.v{text-align:left}tr.knee{background:#fde}"
                        "tr.slo{background:#efe}</style></head><body>\n<h1>smfw sweep</h1>\n");
     if (s->instance_type) {
-        smfw_sbuf_puts(&b, "<p>Instance: ");
+        smfw_buf_puts(&b, "<p>Instance: ");
         html_escape(&b, s->instance_type);
-        smfw_sbuf_puts(&b, "</p>\n");
+        smfw_buf_puts(&b, "</p>\n");
     }
     svg_chart(&b, s, o, a);
-    smfw_sbuf_printf(&b,
+    smfw_buf_printf(&b,
                      "<table><tr><th>%s</th><th>TTFT p50 (ms)</th><th>TTFT p95 (ms)</th><th>ITL "
                      "p50 (ms)</th><th>E2E p95 (ms)</th><th>Output tokens/s</th><th>Requests/s"
                      "</th><th>Errors</th><th>$/1M tokens</th><th>Verdict</th></tr>\n",
                      is_rate(s) ? "Request rate" : "Concurrency");
     for (size_t i = 0; i < s->n; i++) {
         const smfw_sweep_point *p = &s->points[i];
-        smfw_sbuf_printf(&b, "<tr%s><td>%g</td>",
+        smfw_buf_printf(&b, "<tr%s><td>%g</td>",
                          (int)i == a->knee       ? " class=\"knee\""
                          : (int)i == a->slo_best ? " class=\"slo\""
                                                  : "",
@@ -373,34 +373,34 @@ static char *sweep_html(const smfw_sweep *s, const smfw_sweep_options *o,
         double v[] = {p->ttft_p50_ms, p->ttft_p95_ms, p->itl_p50_ms,   p->e2e_p95_ms,
                       p->output_tps,  p->request_tps, p->cost_per_mtok};
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
-            if (k == 6) smfw_sbuf_printf(&b, "<td>%llu</td>", (unsigned long long)p->errors);
+            if (k == 6) smfw_buf_printf(&b, "<td>%llu</td>", (unsigned long long)p->errors);
             if (isnan(v[k]))
-                smfw_sbuf_puts(&b, "<td>-</td>");
+                smfw_buf_puts(&b, "<td>-</td>");
             else
-                smfw_sbuf_printf(&b, "<td>%.*f</td>", k == 2 || k == 5 || k == 6 ? 3 : 1, v[k]);
+                smfw_buf_printf(&b, "<td>%.*f</td>", k == 2 || k == 5 || k == 6 ? 3 : 1, v[k]);
         }
         char m[96];
         marks(m, sizeof m, p, (int)i, a);
-        smfw_sbuf_printf(&b, "<td class=\"v\">%s</td></tr>\n", m);
+        smfw_buf_printf(&b, "<td class=\"v\">%s</td></tr>\n", m);
     }
-    smfw_sbuf_puts(&b, "</table>\n<ul>\n");
-    smfw_sbuf lines;
-    smfw_sbuf_init(&lines);
+    smfw_buf_puts(&b, "</table>\n<ul>\n");
+    smfw_buf lines;
+    smfw_buf_init(&lines);
     summary_lines(&lines, s, o, a, "");
-    char *text = smfw_sbuf_take(&lines);
+    char *text = smfw_buf_take(&lines);
     for (char *line = text, *nl; line && *line; line = nl + 1) {
         nl = strchr(line, '\n');
         if (!nl)
             nl = line + strlen(line) - 1;
         else
             *nl = '\0';
-        smfw_sbuf_puts(&b, "<li>");
+        smfw_buf_puts(&b, "<li>");
         html_escape(&b, line);
-        smfw_sbuf_puts(&b, "</li>\n");
+        smfw_buf_puts(&b, "</li>\n");
     }
     free(text);
-    smfw_sbuf_puts(&b, "</ul>\n</body></html>\n");
-    return smfw_sbuf_take(&b);
+    smfw_buf_puts(&b, "</ul>\n</body></html>\n");
+    return smfw_buf_take(&b);
 }
 
 static smfw_status write_file(const char *dir, const char *name, char *text, smfw_error *err) {

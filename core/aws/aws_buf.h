@@ -1,8 +1,5 @@
 /*
- * aws_buf.h - growable byte buffer used by the AWS layer (internal).
- *
- * An allocation failure is sticky: later appends do nothing and
- * aws_buf_failed() reports it once at the end, so builders stay linear.
+ * aws_buf.h - the AWS layer's text buffer (smfw_buf) and its URI coding (internal).
  */
 #ifndef SMFW_AWS_BUF_H
 #define SMFW_AWS_BUF_H
@@ -10,26 +7,21 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include <smfw/buf.h>
 #include <smfw/smfw.h>
 
-typedef struct aws_buf {
-    char *data; /* always NUL-terminated when non-NULL */
-    size_t len;
-    size_t cap;
-    int failed;
-} aws_buf;
-
-void aws_buf_init(aws_buf *b);
-void aws_buf_free(aws_buf *b);
-void aws_buf_reset(aws_buf *b);
-int aws_buf_reserve(aws_buf *b, size_t extra);
-void aws_buf_append(aws_buf *b, const void *data, size_t len);
-void aws_buf_puts(aws_buf *b, const char *s);
-void aws_buf_putc(aws_buf *b, char c);
-void aws_buf_printf(aws_buf *b, const char *fmt, ...) SMFW_PRINTF(2, 3);
-int aws_buf_failed(const aws_buf *b);
-/* Hand the data to the caller (never NULL unless allocation failed); the buffer is reset. */
-char *aws_buf_take(aws_buf *b);
+/* The AWS layer's builders use smfw's buffer under their historical names. */
+typedef smfw_buf aws_buf;
+#define aws_buf_init smfw_buf_init
+#define aws_buf_free smfw_buf_free
+#define aws_buf_reset smfw_buf_reset
+#define aws_buf_reserve smfw_buf_reserve
+#define aws_buf_append smfw_buf_append
+#define aws_buf_puts smfw_buf_puts
+#define aws_buf_putc smfw_buf_putc
+#define aws_buf_printf smfw_buf_printf
+#define aws_buf_failed(b) ((b)->failed)
+#define aws_buf_take smfw_buf_take
 
 /* Percent-encode per SigV4: everything but A-Z a-z 0-9 - _ . ~ (and '/' when keep_slash). */
 void aws_buf_uri_encode(aws_buf *b, const char *s, size_t len, int keep_slash);

@@ -17,23 +17,18 @@
 #include <jansson.h>
 
 #include <smfw/results.h>
+#include <smfw/buf.h>
 #include <smfw/smfw.h>
 
 /* ---- text buffer -------------------------------------------------------- */
 
-/** A growable NUL-terminated string. `failed` is set once an allocation failed. */
-typedef struct rpt_buf {
-    char *data;
-    size_t len;
-    size_t cap;
-    int failed;
-} rpt_buf;
-
-void rpt_buf_init(rpt_buf *b);
-void rpt_buf_free(rpt_buf *b);
-void rpt_buf_append(rpt_buf *b, const char *s, size_t n);
-void rpt_buf_puts(rpt_buf *b, const char *s);
-void rpt_buf_printf(rpt_buf *b, const char *fmt, ...) SMFW_PRINTF(2, 3);
+/** The reporters' text buffer is the SDK's (smfw/buf.h), under the names they use. */
+typedef smfw_buf rpt_buf;
+#define rpt_buf_init smfw_buf_init
+#define rpt_buf_free smfw_buf_free
+#define rpt_buf_append smfw_buf_append
+#define rpt_buf_puts smfw_buf_puts
+#define rpt_buf_printf smfw_buf_printf
 
 /* ---- numbers ------------------------------------------------------------ */
 
