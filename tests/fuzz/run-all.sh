@@ -2,7 +2,7 @@
 # Run every built fuzz target for a bounded time with its seed corpus.
 #   tests/fuzz/run-all.sh BUILD_DIR SECONDS
 set -euo pipefail
-build=${1:-build-fuzz}
+build=$(cd "${1:-build-fuzz}" && pwd)
 seconds=${2:-60}
 here=$(cd "$(dirname "$0")" && pwd)
 shopt -s nullglob
