@@ -83,16 +83,32 @@ void smfw_buf_json_string(smfw_buf *b, const char *s) {
     smfw_buf_putc(b, '"');
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
         switch (*p) {
-        case '"': smfw_buf_append(b, "\\\"", 2); break;
-        case '\\': smfw_buf_append(b, "\\\\", 2); break;
-        case '\n': smfw_buf_append(b, "\\n", 2); break;
-        case '\r': smfw_buf_append(b, "\\r", 2); break;
-        case '\t': smfw_buf_append(b, "\\t", 2); break;
-        case '\b': smfw_buf_append(b, "\\b", 2); break;
-        case '\f': smfw_buf_append(b, "\\f", 2); break;
+        case '"':
+            smfw_buf_append(b, "\\\"", 2);
+            break;
+        case '\\':
+            smfw_buf_append(b, "\\\\", 2);
+            break;
+        case '\n':
+            smfw_buf_append(b, "\\n", 2);
+            break;
+        case '\r':
+            smfw_buf_append(b, "\\r", 2);
+            break;
+        case '\t':
+            smfw_buf_append(b, "\\t", 2);
+            break;
+        case '\b':
+            smfw_buf_append(b, "\\b", 2);
+            break;
+        case '\f':
+            smfw_buf_append(b, "\\f", 2);
+            break;
         default:
-            if (*p < 0x20) smfw_buf_printf(b, "\\u%04x", *p);
-            else smfw_buf_append(b, p, 1);
+            if (*p < 0x20)
+                smfw_buf_printf(b, "\\u%04x", *p);
+            else
+                smfw_buf_append(b, p, 1);
         }
     }
     smfw_buf_putc(b, '"');

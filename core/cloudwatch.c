@@ -413,11 +413,11 @@ char *smfw_cloudwatch_markdown(const smfw_cw_report *r) {
         smfw_buf_printf(&b, "Inference component `%s`", r->query.inference_component);
     else
         smfw_buf_printf(&b, "Endpoint `%s`, variant `%s`",
-                         r->query.endpoint ? r->query.endpoint : "", r->query.variant);
+                        r->query.endpoint ? r->query.endpoint : "", r->query.variant);
     smfw_buf_printf(&b, ", %lld s to %lld s (Unix), period %d s\n\n", (long long)r->start_s,
-                     (long long)r->end_s, r->query.period_s);
+                    (long long)r->end_s, r->query.period_s);
     smfw_buf_puts(&b, "| Metric | Namespace | Unit | Total | Mean | Max | Points |\n"
-                       "|---|---|---|---:|---:|---:|---:|\n");
+                      "|---|---|---|---:|---:|---:|---:|\n");
     for (int m = 0; m < SMFW_CW_METRIC_COUNT_; m++) {
         const smfw_cw_metric *x = &r->m[m];
         smfw_buf_printf(&b, "| %s | %s | %s |", x->name, x->namespace_, x->unit);

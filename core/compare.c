@@ -166,13 +166,13 @@ char *smfw_compare_markdown(const smfw_compare_result *r, const char *base_label
     smfw_buf b;
     smfw_buf_init(&b);
     smfw_buf_printf(&b, "# smfw compare\n\n- Base: `%s`\n- New: `%s`\n",
-                     base_label ? base_label : "base", new_label ? new_label : "new");
+                    base_label ? base_label : "base", new_label ? new_label : "new");
     smfw_buf_printf(&b,
-                     "- Gate: a metric regresses when it is worse by more than %g%% (higher is "
-                     "better for throughputs, lower for latencies and errors)\n\n",
-                     r->max_regression_pct);
+                    "- Gate: a metric regresses when it is worse by more than %g%% (higher is "
+                    "better for throughputs, lower for latencies and errors)\n\n",
+                    r->max_regression_pct);
     smfw_buf_puts(&b, "| Metric | Unit | Base | New | Delta | Delta % | Better | Verdict |\n"
-                       "|---|---|---:|---:|---:|---:|---|---|\n");
+                      "|---|---|---:|---:|---:|---:|---|---|\n");
     for (size_t i = 0; i < r->n_rows; i++) {
         const smfw_compare_row *row = &r->rows[i];
         char bv[48] = "-", nv[48] = "-", dv[48] = "-", pv[32];
@@ -185,12 +185,12 @@ char *smfw_compare_markdown(const smfw_compare_result *r, const char *base_label
         }
         fmt_pct(pv, sizeof pv, row->delta_pct);
         smfw_buf_printf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", row->label,
-                         row->ref.metric == SMFW_METRIC_REF_ERROR_RATE ? "%" : row->unit, bv, nv,
-                         dv, pv, row->larger_is_better ? "higher" : "lower", verdict_text(row));
+                        row->ref.metric == SMFW_METRIC_REF_ERROR_RATE ? "%" : row->unit, bv, nv, dv,
+                        pv, row->larger_is_better ? "higher" : "lower", verdict_text(row));
     }
     if (r->regressions) {
         smfw_buf_printf(&b, "\n**Result: %zu regression%s beyond %g%%:**", r->regressions,
-                         r->regressions == 1 ? "" : "s", r->max_regression_pct);
+                        r->regressions == 1 ? "" : "s", r->max_regression_pct);
         for (size_t i = 0, k = 0; i < r->n_rows; i++) {
             const smfw_compare_row *row = &r->rows[i];
             if (!row->regressed) continue;

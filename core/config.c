@@ -38,10 +38,14 @@ struct smfw_config {
 
 const char *smfw_setting_source_name(smfw_setting_source source) {
     switch (source) {
-    case SMFW_SOURCE_DEFAULT: return "default";
-    case SMFW_SOURCE_FILE: return "file";
-    case SMFW_SOURCE_ENV: return "env";
-    case SMFW_SOURCE_FLAG: return "flag";
+    case SMFW_SOURCE_DEFAULT:
+        return "default";
+    case SMFW_SOURCE_FILE:
+        return "file";
+    case SMFW_SOURCE_ENV:
+        return "env";
+    case SMFW_SOURCE_FLAG:
+        return "flag";
     }
     return "?";
 }
@@ -54,13 +58,20 @@ int smfw_parse_duration(const char *text, double *seconds) {
     if (errno || end == text || !isfinite(v) || v < 0) return -1;
     while (*end == ' ') end++;
     double mult = 1.0;
-    if (*end == '\0' || strcmp(end, "s") == 0 || strcmp(end, "sec") == 0) mult = 1.0;
-    else if (strcmp(end, "ms") == 0) mult = 1e-3;
-    else if (strcmp(end, "us") == 0) mult = 1e-6;
-    else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0) mult = 60.0;
-    else if (strcmp(end, "h") == 0) mult = 3600.0;
-    else if (strcmp(end, "inf") == 0) return -1;
-    else return -1;
+    if (*end == '\0' || strcmp(end, "s") == 0 || strcmp(end, "sec") == 0)
+        mult = 1.0;
+    else if (strcmp(end, "ms") == 0)
+        mult = 1e-3;
+    else if (strcmp(end, "us") == 0)
+        mult = 1e-6;
+    else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
+        mult = 60.0;
+    else if (strcmp(end, "h") == 0)
+        mult = 3600.0;
+    else if (strcmp(end, "inf") == 0)
+        return -1;
+    else
+        return -1;
     if (seconds) *seconds = v * mult;
     return 0;
 }
@@ -105,14 +116,22 @@ static int parse_double(const char *t, double *out) {
 
 static const char *type_name(smfw_setting_type t) {
     switch (t) {
-    case SMFW_SETTING_STRING: return "a string";
-    case SMFW_SETTING_INT: return "an integer";
-    case SMFW_SETTING_DOUBLE: return "a number";
-    case SMFW_SETTING_BOOL: return "true or false";
-    case SMFW_SETTING_SECRET: return "a secret string";
-    case SMFW_SETTING_LIST: return "a comma-separated list";
-    case SMFW_SETTING_DURATION: return "a duration such as 90s, 500ms, 20m or 2h";
-    case SMFW_SETTING_PATH: return "a path";
+    case SMFW_SETTING_STRING:
+        return "a string";
+    case SMFW_SETTING_INT:
+        return "an integer";
+    case SMFW_SETTING_DOUBLE:
+        return "a number";
+    case SMFW_SETTING_BOOL:
+        return "true or false";
+    case SMFW_SETTING_SECRET:
+        return "a secret string";
+    case SMFW_SETTING_LIST:
+        return "a comma-separated list";
+    case SMFW_SETTING_DURATION:
+        return "a duration such as 90s, 500ms, 20m or 2h";
+    case SMFW_SETTING_PATH:
+        return "a path";
     }
     return "a value";
 }
@@ -122,11 +141,16 @@ static int value_valid(smfw_setting_type type, const char *v) {
     int64_t i;
     double d;
     switch (type) {
-    case SMFW_SETTING_INT: return parse_int(v, &i) == 0;
-    case SMFW_SETTING_DOUBLE: return parse_double(v, &d) == 0;
-    case SMFW_SETTING_BOOL: return parse_bool(v, &b) == 0;
-    case SMFW_SETTING_DURATION: return smfw_parse_duration(v, &d) == 0;
-    default: return 1;
+    case SMFW_SETTING_INT:
+        return parse_int(v, &i) == 0;
+    case SMFW_SETTING_DOUBLE:
+        return parse_double(v, &d) == 0;
+    case SMFW_SETTING_BOOL:
+        return parse_bool(v, &b) == 0;
+    case SMFW_SETTING_DURATION:
+        return smfw_parse_duration(v, &d) == 0;
+    default:
+        return 1;
     }
 }
 
@@ -161,8 +185,10 @@ static smfw_status split_items(config_value *cv) {
     for (const char *p = cv->value;; p++) {
         if (*p == ',' || *p == '\0') {
             char *item = trim_dup(start, (size_t)(p - start));
-            if (item && *item) cv->items[cv->n_items++] = item;
-            else free(item);
+            if (item && *item)
+                cv->items[cv->n_items++] = item;
+            else
+                free(item);
             if (*p == '\0') break;
             start = p + 1;
         }
@@ -311,8 +337,7 @@ double smfw_settings_get_duration(const smfw_settings *s, const char *key, doubl
     return v && smfw_parse_duration(v, &out) == 0 ? out : fallback;
 }
 
-size_t smfw_settings_get_list(const smfw_settings *s, const char *key,
-                              const char *const **items) {
+size_t smfw_settings_get_list(const smfw_settings *s, const char *key, const char *const **items) {
     int i = find_key(s, key);
     if (i < 0 || !s->values[i].items) {
         if (items) *items = NULL;
@@ -322,8 +347,8 @@ size_t smfw_settings_get_list(const smfw_settings *s, const char *key,
     return s->values[i].n_items;
 }
 
-smfw_setting_source smfw_settings_source(const smfw_settings *s, const char *key,
-                                         const char **file, int *line) {
+smfw_setting_source smfw_settings_source(const smfw_settings *s, const char *key, const char **file,
+                                         int *line) {
     int i = find_key(s, key);
     if (i < 0) return SMFW_SOURCE_DEFAULT;
     if (file) *file = s->values[i].origin;
@@ -357,8 +382,8 @@ smfw_status smfw_config_set(smfw_config *cfg, const char *section, const char *k
                               where, key, section);
     const smfw_setting_decl *d = &s->decls[i];
     if (!value_valid(d->type, value))
-        return smfw_error_set(err, SMFW_ERR_CONFIG, "%s[%s] %s: \"%s\" is not %s", where,
-                              section, key, d->type == SMFW_SETTING_SECRET ? "****" : value,
+        return smfw_error_set(err, SMFW_ERR_CONFIG, "%s[%s] %s: \"%s\" is not %s", where, section,
+                              key, d->type == SMFW_SETTING_SECRET ? "****" : value,
                               type_name(d->type));
     config_value *cv = &s->values[i];
     if (cv->source > source) return SMFW_OK; /* a higher-precedence value is already set */
@@ -399,7 +424,8 @@ smfw_status smfw_config_override(smfw_config *cfg, const char *section, const ch
         s->values[i].origin = NULL;
         s->values[i].items = NULL;
         s->values[i].n_items = 0;
-        smfw_status st = smfw_config_set(cfg, section, key, value, SMFW_SOURCE_FLAG, origin, 0, err);
+        smfw_status st =
+            smfw_config_set(cfg, section, key, value, SMFW_SOURCE_FLAG, origin, 0, err);
         if (st != SMFW_OK) {
             value_free(&s->values[i]);
             s->values[i] = saved;
@@ -430,7 +456,8 @@ static char *config_line_reader(char *str, int num, void *stream) {
     return r;
 }
 
-static int config_ini_handler(void *user, const char *section, const char *name, const char *value) {
+static int config_ini_handler(void *user, const char *section, const char *name,
+                              const char *value) {
     ini_state *st = user;
     if (st->failed) return 1;
     if (!name) return 1; /* section header only (inih with INI_CALL_HANDLER_ON_NEW_SECTION) */
@@ -474,9 +501,12 @@ int smfw_config_default_file(char *buf, size_t size) {
     }
     const char *xdg = getenv("XDG_CONFIG_HOME");
     const char *home = getenv("HOME");
-    if (xdg && *xdg) snprintf(buf, size, "%s/smfw/smfw.conf", xdg);
-    else if (home) snprintf(buf, size, "%s/.config/smfw/smfw.conf", home);
-    else return 0;
+    if (xdg && *xdg)
+        snprintf(buf, size, "%s/smfw/smfw.conf", xdg);
+    else if (home)
+        snprintf(buf, size, "%s/.config/smfw/smfw.conf", home);
+    else
+        return 0;
     return stat(buf, &st) == 0 && S_ISREG(st.st_mode);
 }
 
@@ -561,7 +591,9 @@ void smfw_config_dump(const smfw_config *cfg, FILE *out, int only_changed) {
             case SMFW_SOURCE_FLAG:
                 snprintf(where, sizeof where, "flag %s", cv->origin ? cv->origin : "?");
                 break;
-            default: snprintf(where, sizeof where, "default"); break;
+            default:
+                snprintf(where, sizeof where, "default");
+                break;
             }
             char line[4096];
             snprintf(line, sizeof line, "%s = %s", s->decls[k].key, v);

@@ -32,11 +32,16 @@ void smfw_log_set_sink(smfw_log_sink sink, void *user) {
 
 static const char *level_word(smfw_log_level level) {
     switch (level) {
-    case SMFW_LOG_ERROR: return "error: ";
-    case SMFW_LOG_WARN: return "warning: ";
-    case SMFW_LOG_INFO: return "";
-    case SMFW_LOG_DEBUG: return "debug: ";
-    case SMFW_LOG_TRACE: return "trace: ";
+    case SMFW_LOG_ERROR:
+        return "error: ";
+    case SMFW_LOG_WARN:
+        return "warning: ";
+    case SMFW_LOG_INFO:
+        return "";
+    case SMFW_LOG_DEBUG:
+        return "debug: ";
+    case SMFW_LOG_TRACE:
+        return "trace: ";
     }
     return "";
 }

@@ -79,14 +79,16 @@ smfw_status smfw_prompt_set_load(const smfw_dataset_ops *ops, void *ctx, smfw_pr
     }
     ops->info(ctx, &set->info);
     if (final != SMFW_OK) {
-        if (final == SMFW_ERR_NOMEM) smfw_error_set(err, final, "out of memory loading prompts");
+        if (final == SMFW_ERR_NOMEM)
+            smfw_error_set(err, final, "out of memory loading prompts");
         else if (n_errors == n_listed)
             smfw_error_set(err, final == SMFW_ERR_IO ? final : SMFW_ERR_CONFIG, "%s", listed);
         else
             smfw_error_set(err, final == SMFW_ERR_IO ? final : SMFW_ERR_CONFIG,
                            "%s\n(and %zu more bad records; `smfw dataset validate %s` lists "
                            "them all)",
-                           listed, n_errors - n_listed, set->info.file[0] ? set->info.file : "FILE");
+                           listed, n_errors - n_listed,
+                           set->info.file[0] ? set->info.file : "FILE");
         smfw_prompt_set_free(set);
         return err ? err->status : SMFW_ERR_CONFIG;
     }
@@ -126,7 +128,8 @@ smfw_status smfw_prompt_set_write_jsonl(const smfw_prompt_set *set, const char *
         const smfw_prompt *p = &set->prompts[i];
         json_t *o = json_object();
         json_object_set_new(o, "text", json_stringn(p->text, p->text_len));
-        if (p->output_length > 0) json_object_set_new(o, "output_length", json_integer(p->output_length));
+        if (p->output_length > 0)
+            json_object_set_new(o, "output_length", json_integer(p->output_length));
         char *line = json_dumps(o, JSON_COMPACT);
         json_decref(o);
         if (!line || fputs(line, fp) == EOF || fputc('\n', fp) == EOF) {

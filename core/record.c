@@ -40,9 +40,9 @@ int smfw_record_has(const smfw_record *rec, smfw_metric_id id) {
 
 const char *smfw_error_class_name(smfw_error_class cls) {
     static const char *names[SMFW_ERRCLASS_COUNT_] = {
-        "none",        "connect",      "connection", "timeout",  "throttled", "model_error",
-        "validation",  "auth",         "unavailable", "http",    "stream_error", "crc",
-        "protocol",    "invalid",      "cancelled",   "other"};
+        "none",       "connect", "connection",  "timeout", "throttled",    "model_error",
+        "validation", "auth",    "unavailable", "http",    "stream_error", "crc",
+        "protocol",   "invalid", "cancelled",   "other"};
     if ((int)cls < 0 || cls >= SMFW_ERRCLASS_COUNT_) return "other";
     return names[cls];
 }
@@ -119,7 +119,8 @@ smfw_status smfw_record_derive(smfw_record *rec, const smfw_response_timing *t) 
     int have_out = t->output_tokens >= 0, have_reason = t->reasoning_tokens >= 0;
     if (have_out && t->output_tokens > 0)
         smfw_record_set(rec, SMFW_M_OUTPUT_TOKEN_COUNT, (double)t->output_tokens);
-    if (have_reason) smfw_record_set(rec, SMFW_M_REASONING_TOKEN_COUNT, (double)t->reasoning_tokens);
+    if (have_reason)
+        smfw_record_set(rec, SMFW_M_REASONING_TOKEN_COUNT, (double)t->reasoning_tokens);
     if (have_out || have_reason) {
         int64_t osl = (have_out ? t->output_tokens : 0) + (have_reason ? t->reasoning_tokens : 0);
         smfw_record_set(rec, SMFW_M_OUTPUT_SEQUENCE_LENGTH, (double)osl);

@@ -32,9 +32,12 @@ static int ltdl_users;
 
 const char *smfw_plugin_kind_name(smfw_plugin_kind kind) {
     switch (kind) {
-    case SMFW_PLUGIN_BACKEND: return "backend";
-    case SMFW_PLUGIN_DATASET: return "dataset";
-    case SMFW_PLUGIN_REPORTER: return "reporter";
+    case SMFW_PLUGIN_BACKEND:
+        return "backend";
+    case SMFW_PLUGIN_DATASET:
+        return "dataset";
+    case SMFW_PLUGIN_REPORTER:
+        return "reporter";
     }
     return "unknown";
 }
@@ -128,8 +131,8 @@ static const char *check_descriptor(const smfw_plugin_descriptor *d, char *buf, 
     return NULL;
 }
 
-static smfw_status registry_push(smfw_registry *reg, const smfw_plugin_descriptor *d,
-                                 lt_dlhandle h, const char *path) {
+static smfw_status registry_push(smfw_registry *reg, const smfw_plugin_descriptor *d, lt_dlhandle h,
+                                 const char *path) {
     if (reg->n == reg->cap) {
         size_t cap = reg->cap ? reg->cap * 2 : 16;
         registry_item *grown = realloc(reg->items, cap * sizeof *grown);
@@ -151,11 +154,11 @@ smfw_status smfw_registry_add_static(smfw_registry *reg, const smfw_plugin_descr
                                      const char *origin, smfw_error *err) {
     char buf[512];
     const char *why = check_descriptor(desc, buf, sizeof buf);
-    if (why)
-        return smfw_error_set(err, SMFW_ERR_CONFIG, "plugin %s refused: %s", origin, why);
+    if (why) return smfw_error_set(err, SMFW_ERR_CONFIG, "plugin %s refused: %s", origin, why);
     if (smfw_registry_find(reg, desc->kind, desc->name))
-        return smfw_error_set(err, SMFW_ERR_CONFIG, "plugin %s refused: a %s plugin named %s is already loaded",
-                              origin, smfw_plugin_kind_name(desc->kind), desc->name);
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "plugin %s refused: a %s plugin named %s is already loaded", origin,
+                              smfw_plugin_kind_name(desc->kind), desc->name);
     if (registry_push(reg, desc, NULL, origin) != SMFW_OK)
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     return SMFW_OK;
@@ -182,7 +185,8 @@ static void load_module(smfw_registry *reg, const char *path) {
         add_refusal(reg, msg);
         return;
     }
-    smfw_plugin_entry_fn entry = (smfw_plugin_entry_fn)(uintptr_t)lt_dlsym(h, SMFW_PLUGIN_ENTRY_SYMBOL);
+    smfw_plugin_entry_fn entry =
+        (smfw_plugin_entry_fn)(uintptr_t)lt_dlsym(h, SMFW_PLUGIN_ENTRY_SYMBOL);
     if (!entry) {
         /* libltdl tries <module>_LTX_smfw_plugin_entry first, then the plain name. */
         const char *base = strrchr(path, '/');
@@ -211,7 +215,8 @@ static void load_module(smfw_registry *reg, const char *path) {
         lt_dlclose(h);
         return;
     }
-    if (registry_push(reg, d, h, path) != SMFW_OK) lt_dlclose(h);
+    if (registry_push(reg, d, h, path) != SMFW_OK)
+        lt_dlclose(h);
     else
         SMFW_LOG_DEBUG("plugins", "loaded %s %s %s (ABI %u.%u) from %s",
                        smfw_plugin_kind_name(d->kind), d->name, d->version, d->abi_major,

@@ -39,14 +39,30 @@ void smfw_results_set_string(char **field, const char *value) {
 }
 
 static void info_free(smfw_run_info *i) {
-    char **fields[] = {&i->run_name,        &i->backend,         &i->target,
-                       &i->endpoint_name,   &i->inference_component, &i->url,
-                       &i->region,          &i->model,           &i->endpoint_type,
-                       &i->dataset_name,    &i->dataset_file,    &i->dataset_sha256,
-                       &i->dataset_token_lengths, &i->token_count_source, &i->smfw_version,
-                       &i->aiperf_version,  &i->schema_version,  &i->benchmark_id,
-                       &i->shard,           &i->failure_reason,  &i->input_config_json,
-                       &i->smfw_json,       &i->job_name,        &i->source_dir};
+    char **fields[] = {&i->run_name,
+                       &i->backend,
+                       &i->target,
+                       &i->endpoint_name,
+                       &i->inference_component,
+                       &i->url,
+                       &i->region,
+                       &i->model,
+                       &i->endpoint_type,
+                       &i->dataset_name,
+                       &i->dataset_file,
+                       &i->dataset_sha256,
+                       &i->dataset_token_lengths,
+                       &i->token_count_source,
+                       &i->smfw_version,
+                       &i->aiperf_version,
+                       &i->schema_version,
+                       &i->benchmark_id,
+                       &i->shard,
+                       &i->failure_reason,
+                       &i->input_config_json,
+                       &i->smfw_json,
+                       &i->job_name,
+                       &i->source_dir};
     for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
         free(*fields[k]);
         *fields[k] = NULL;
@@ -133,8 +149,7 @@ smfw_status smfw_results_add_record(smfw_results *r, smfw_record *rec, smfw_erro
     r->records[r->n_records++] = *rec;
     smfw_record_init(rec);
     if (p->jsonl && line) {
-        if (fputs(line, p->jsonl) == EOF || fputc('\n', p->jsonl) == EOF ||
-            fflush(p->jsonl) != 0)
+        if (fputs(line, p->jsonl) == EOF || fputc('\n', p->jsonl) == EOF || fflush(p->jsonl) != 0)
             st = smfw_error_set(err, SMFW_ERR_IO, "cannot write %s: %s", p->jsonl_path,
                                 strerror(errno));
     }
@@ -147,8 +162,10 @@ double smfw_results_error_rate(const smfw_results *r) {
     double valid = 0, errors = 0;
     if (r->n_records) {
         for (size_t i = 0; i < r->n_records; i++) {
-            if (r->records[i].error) errors++;
-            else valid++;
+            if (r->records[i].error)
+                errors++;
+            else
+                valid++;
         }
     } else {
         if (r->stats[SMFW_M_REQUEST_COUNT].present) valid = r->stats[SMFW_M_REQUEST_COUNT].avg;
@@ -213,7 +230,8 @@ smfw_status smfw_results_compute(smfw_results *r, const smfw_goodput_slo *slos, 
     if (!vals) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory computing statistics");
     size_t n_valid = 0, n_err = 0, n_icl = 0;
     for (size_t i = 0; i < n; i++) {
-        if (r->records[i].error) n_err++;
+        if (r->records[i].error)
+            n_err++;
         else {
             n_valid++;
             n_icl += r->records[i].icl_len;
@@ -308,17 +326,17 @@ smfw_status smfw_results_compute(smfw_results *r, const smfw_goodput_slo *slos, 
                   {SMFW_M_USAGE_TOTAL_TOKENS, SMFW_M_TOTAL_USAGE_TOTAL_TOKENS},
                   {SMFW_M_USAGE_REASONING_TOKENS, SMFW_M_TOTAL_USAGE_REASONING_TOKENS}};
     for (size_t k = 0; k < sizeof totals / sizeof totals[0]; k++)
-        if (have_tot[totals[k].from]) smfw_stats_single(&r->stats[totals[k].to], tot[totals[k].from]);
+        if (have_tot[totals[k].from])
+            smfw_stats_single(&r->stats[totals[k].to], tot[totals[k].from]);
     if (dur_s > 0) {
         smfw_stats_single(&r->stats[SMFW_M_REQUEST_THROUGHPUT], (double)n_valid / dur_s);
         if (have_tot[SMFW_M_OUTPUT_SEQUENCE_LENGTH])
             smfw_stats_single(&r->stats[SMFW_M_OUTPUT_TOKEN_THROUGHPUT],
                               tot[SMFW_M_OUTPUT_SEQUENCE_LENGTH] / dur_s);
         if (have_tot[SMFW_M_OUTPUT_SEQUENCE_LENGTH] && have_tot[SMFW_M_INPUT_SEQUENCE_LENGTH])
-            smfw_stats_single(&r->stats[SMFW_M_TOTAL_TOKEN_THROUGHPUT],
-                              (tot[SMFW_M_INPUT_SEQUENCE_LENGTH] +
-                               tot[SMFW_M_OUTPUT_SEQUENCE_LENGTH]) /
-                                  dur_s);
+            smfw_stats_single(
+                &r->stats[SMFW_M_TOTAL_TOKEN_THROUGHPUT],
+                (tot[SMFW_M_INPUT_SEQUENCE_LENGTH] + tot[SMFW_M_OUTPUT_SEQUENCE_LENGTH]) / dur_s);
         if (n_slos) {
             smfw_stats_single(&r->stats[SMFW_M_GOOD_REQUEST_COUNT], (double)n_good);
             smfw_stats_single(&r->stats[SMFW_M_GOODPUT], (double)n_good / dur_s);

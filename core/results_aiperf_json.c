@@ -64,8 +64,8 @@ static char *header_from_tag(const char *tag) {
     return h;
 }
 
-static smfw_status add_extra(smfw_results *r, const char *tag, const char *header,
-                             const char *unit, const smfw_stats *st) {
+static smfw_status add_extra(smfw_results *r, const char *tag, const char *header, const char *unit,
+                             const smfw_stats *st) {
     for (size_t i = 0; i < r->n_extra; i++)
         if (strcmp(r->extra[i].tag, tag) == 0) {
             r->extra[i].stats = *st;
@@ -113,7 +113,8 @@ static int64_t parse_iso_local(const char *s) {
     if (sscanf(s, "%d-%d-%dT%d:%d:%d.%15[0-9]", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
                &tm.tm_min, &tm.tm_sec, frac) < 6)
         return 0;
-    for (int i = 0; i < 6; i++) us = us * 10 + (frac[i] >= '0' && frac[i] <= '9' ? frac[i] - '0' : 0);
+    for (int i = 0; i < 6; i++)
+        us = us * 10 + (frac[i] >= '0' && frac[i] <= '9' ? frac[i] - '0' : 0);
     tm.tm_year -= 1900;
     tm.tm_mon -= 1;
     tm.tm_isdst = -1;
@@ -179,7 +180,8 @@ static void info_from_input_config(smfw_run_info *info, json_t *ic) {
     if (json_is_object(lg)) {
         if (!info->concurrency && json_is_integer(x = json_object_get(lg, "concurrency")))
             info->concurrency = json_integer_value(x);
-        if (!info->request_count_target && json_is_integer(x = json_object_get(lg, "request_count")))
+        if (!info->request_count_target &&
+            json_is_integer(x = json_object_get(lg, "request_count")))
             info->request_count_target = json_integer_value(x);
         if (info->request_rate <= 0 && json_is_number(x = json_object_get(lg, "request_rate")))
             info->request_rate = json_number_value(x);
@@ -205,13 +207,12 @@ smfw_status smfw_results_load_aiperf_json(smfw_results *r, const char *path, smf
     if (!root) {
         if (je.line <= 0 && errno)
             return smfw_error_set(err, SMFW_ERR_IO, "cannot read %s: %s", path, strerror(errno));
-        return smfw_error_set(err, SMFW_ERR_PROTOCOL, "%s:%d:%d: invalid JSON: %s", path,
-                              je.line, je.column, je.text);
+        return smfw_error_set(err, SMFW_ERR_PROTOCOL, "%s:%d:%d: invalid JSON: %s", path, je.line,
+                              je.column, je.text);
     }
     if (!json_is_object(root)) {
         json_decref(root);
-        return smfw_error_set(err, SMFW_ERR_PROTOCOL, "%s: the summary is not a JSON object",
-                              path);
+        return smfw_error_set(err, SMFW_ERR_PROTOCOL, "%s: the summary is not a JSON object", path);
     }
     smfw_status st = SMFW_OK;
     const char *key;

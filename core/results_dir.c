@@ -47,7 +47,8 @@ smfw_status smfw_results_load_dir(smfw_results *r, const char *dir, smfw_error *
             size_t n = fread(buf, 1, sizeof buf - 1, fp);
             fclose(fp);
             buf[n] = '\0';
-            while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' ')) buf[--n] = '\0';
+            while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '))
+                buf[--n] = '\0';
             smfw_results_set_string(&r->info.failure_reason, buf);
             r->info.gate_tripped = 1;
         }

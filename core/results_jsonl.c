@@ -14,23 +14,32 @@
 #include "results_internal.h"
 
 /* Output order of the per-record metrics (AIPerf's dependency order). */
-static const smfw_metric_id jsonl_order[] = {
-    SMFW_M_INPUT_SEQUENCE_LENGTH,  SMFW_M_TIME_TO_FIRST_TOKEN,
-    SMFW_M_TIME_TO_SECOND_TOKEN,   SMFW_M_REQUEST_LATENCY,
-    SMFW_M_OUTPUT_TOKEN_COUNT,     SMFW_M_REASONING_TOKEN_COUNT,
-    SMFW_M_TIME_TO_FIRST_OUTPUT_TOKEN, SMFW_M_OUTPUT_SEQUENCE_LENGTH,
-    SMFW_M_INTER_CHUNK_LATENCY,    SMFW_M_INTER_TOKEN_LATENCY,
-    SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER, SMFW_M_PREFILL_THROUGHPUT_PER_USER,
-    SMFW_M_USAGE_PROMPT_TOKENS,    SMFW_M_USAGE_COMPLETION_TOKENS,
-    SMFW_M_USAGE_TOTAL_TOKENS,     SMFW_M_USAGE_REASONING_TOKENS,
-    SMFW_M_ERROR_ISL};
+static const smfw_metric_id jsonl_order[] = {SMFW_M_INPUT_SEQUENCE_LENGTH,
+                                             SMFW_M_TIME_TO_FIRST_TOKEN,
+                                             SMFW_M_TIME_TO_SECOND_TOKEN,
+                                             SMFW_M_REQUEST_LATENCY,
+                                             SMFW_M_OUTPUT_TOKEN_COUNT,
+                                             SMFW_M_REASONING_TOKEN_COUNT,
+                                             SMFW_M_TIME_TO_FIRST_OUTPUT_TOKEN,
+                                             SMFW_M_OUTPUT_SEQUENCE_LENGTH,
+                                             SMFW_M_INTER_CHUNK_LATENCY,
+                                             SMFW_M_INTER_TOKEN_LATENCY,
+                                             SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER,
+                                             SMFW_M_PREFILL_THROUGHPUT_PER_USER,
+                                             SMFW_M_USAGE_PROMPT_TOKENS,
+                                             SMFW_M_USAGE_COMPLETION_TOKENS,
+                                             SMFW_M_USAGE_TOTAL_TOKENS,
+                                             SMFW_M_USAGE_REASONING_TOKENS,
+                                             SMFW_M_ERROR_ISL};
 
 static void put_value(smfw_buf *b, const smfw_metric_info *mi, double base) {
     /* Divide rather than multiply, as AIPerf does (31742934 ns -> 31.742934 ms exactly). */
-    double v = mi->display_scale < 1.0 ? base / round(1.0 / mi->display_scale)
-                                       : base * mi->display_scale;
-    if (mi->integer_valued && v == floor(v) && fabs(v) < 9e15) smfw_buf_printf(b, "%.0f", v);
-    else smfw_buf_double(b, v);
+    double v =
+        mi->display_scale < 1.0 ? base / round(1.0 / mi->display_scale) : base * mi->display_scale;
+    if (mi->integer_valued && v == floor(v) && fabs(v) < 9e15)
+        smfw_buf_printf(b, "%.0f", v);
+    else
+        smfw_buf_double(b, v);
 }
 
 static void put_metric(smfw_buf *b, const smfw_record *rec, smfw_metric_id id, int *first) {
@@ -104,7 +113,7 @@ smfw_status smfw_record_to_jsonl(const smfw_record *rec, char **out, smfw_error 
     }
     SEP();
     smfw_buf_printf(&b, "\"benchmark_phase\":\"profiling\",\"was_cancelled\":%s",
-                     rec->was_cancelled ? "true" : "false");
+                    rec->was_cancelled ? "true" : "false");
     if (rec->cancellation_time_ns)
         smfw_buf_printf(&b, ",\"cancellation_time_ns\":%lld", (long long)rec->cancellation_time_ns);
     smfw_buf_puts(&b, "},\"metrics\":{");
@@ -241,7 +250,8 @@ static smfw_status read_metric(smfw_record *rec, const char *tag, json_t *obj, j
     double f = unit_to_base(json_string_value(unit), mi);
     if (id == SMFW_M_INTER_CHUNK_LATENCY) {
         if (!json_is_array(val))
-            return smfw_error_set(err, SMFW_ERR_PROTOCOL, "inter_chunk_latency value is not a list");
+            return smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                  "inter_chunk_latency value is not a list");
         size_t n = json_array_size(val);
         free(rec->icl);
         rec->icl = n ? malloc(n * sizeof *rec->icl) : NULL;

@@ -26,7 +26,8 @@ static json_t *stats_json(const smfw_stats *s, const char *unit) {
     if (s->fields & SMFW_STAT_MAX) json_object_set_new(o, "max", json_real(s->max));
     if (s->fields & SMFW_STAT_STD) json_object_set_new(o, "std", json_real(s->std));
     if (s->fields & SMFW_STAT_SUM) json_object_set_new(o, "sum", json_real(s->sum));
-    if (s->fields & SMFW_STAT_COUNT) json_object_set_new(o, "count", json_integer((json_int_t)s->count));
+    if (s->fields & SMFW_STAT_COUNT)
+        json_object_set_new(o, "count", json_integer((json_int_t)s->count));
     return o;
 }
 
@@ -72,8 +73,10 @@ char *smfw_results_smfw_object_json(const smfw_results *r, int indent) {
         if (mi->smfw_only && r->stats[id].present)
             json_object_set_new(m, mi->tag, stats_json(&r->stats[id], mi->display_unit));
     }
-    if (json_object_size(m)) json_object_set_new(o, "metrics", m);
-    else json_decref(m);
+    if (json_object_size(m))
+        json_object_set_new(o, "metrics", m);
+    else
+        json_decref(m);
     if (i->smfw_json) {
         json_t *c = json_loads(i->smfw_json, 0, NULL);
         if (c) json_object_set_new(o, "client", c);
@@ -111,8 +114,10 @@ smfw_status smfw_results_apply_smfw_object(smfw_results *r, const char *text, sm
     get_str(o, "job_name", &i->job_name);
     get_str(o, "shard", &i->shard);
     json_t *x;
-    if (json_is_integer(x = json_object_get(o, "concurrency"))) i->concurrency = json_integer_value(x);
-    if (json_is_number(x = json_object_get(o, "request_rate"))) i->request_rate = json_number_value(x);
+    if (json_is_integer(x = json_object_get(o, "concurrency")))
+        i->concurrency = json_integer_value(x);
+    if (json_is_number(x = json_object_get(o, "request_rate")))
+        i->request_rate = json_number_value(x);
     if (json_is_integer(x = json_object_get(o, "request_count_target")))
         i->request_count_target = json_integer_value(x);
     json_t *d = json_object_get(o, "dataset");
@@ -120,7 +125,8 @@ smfw_status smfw_results_apply_smfw_object(smfw_results *r, const char *text, sm
         get_str(d, "name", &i->dataset_name);
         get_str(d, "file", &i->dataset_file);
         get_str(d, "sha256", &i->dataset_sha256);
-        if (json_is_integer(x = json_object_get(d, "count"))) i->dataset_count = json_integer_value(x);
+        if (json_is_integer(x = json_object_get(d, "count")))
+            i->dataset_count = json_integer_value(x);
         get_str(d, "token_lengths", &i->dataset_token_lengths);
     }
     get_str(o, "token_count_source", &i->token_count_source);

@@ -56,8 +56,10 @@ void smfw_dataset_params_from_config(const smfw_config *cfg, smfw_dataset_params
     static char cache[4200];
     const char *xdg = getenv("XDG_CACHE_HOME");
     const char *home = getenv("HOME");
-    if (xdg && *xdg) snprintf(cache, sizeof cache, "%s/smfw", xdg);
-    else snprintf(cache, sizeof cache, "%s/.cache/smfw", home ? home : "/tmp");
+    if (xdg && *xdg)
+        snprintf(cache, sizeof cache, "%s/smfw", xdg);
+    else
+        snprintf(cache, sizeof cache, "%s/.cache/smfw", home ? home : "/tmp");
     p->cache_dir = cache;
     p->random_seed = (uint64_t)smfw_settings_get_int(r, "random_seed", 42);
     p->input_tokens_mean = smfw_settings_get_double(d, "input_tokens_mean", 500);
@@ -182,7 +184,8 @@ static void default_run_name(const smfw_config *cfg, char *buf, size_t size) {
     gmtime_r(&now, &tm);
     char ts[32];
     strftime(ts, sizeof ts, "%Y%m%dT%H%M%SZ", &tm);
-    snprintf(buf, size, "%s-%s-%s", smfw_settings_get(prog, "backend"), target ? target : "run", ts);
+    snprintf(buf, size, "%s-%s-%s", smfw_settings_get(prog, "backend"), target ? target : "run",
+             ts);
     sanitize(buf);
 }
 
@@ -207,7 +210,8 @@ static smfw_status reporter_set_open(const smfw_registry *reg, const smfw_config
                                      const char *const *names, size_t n_names, reporter_set *rs,
                                      smfw_error *err) {
     memset(rs, 0, sizeof *rs);
-    if (!names) n_names = smfw_settings_get_list(smfw_config_section(cfg, "smfw"), "report", &names);
+    if (!names)
+        n_names = smfw_settings_get_list(smfw_config_section(cfg, "smfw"), "report", &names);
     rs->ops = calloc(n_names + 1, sizeof *rs->ops);
     rs->ctx = calloc(n_names + 1, sizeof *rs->ctx);
     rs->names = calloc(n_names + 1, sizeof *rs->names);
@@ -288,9 +292,9 @@ static smfw_status parse_goodput(const smfw_config *cfg, smfw_goodput_slo **out,
         char tag[128];
         if (!colon || (size_t)(colon - items[i]) >= sizeof tag) {
             free(slos);
-            return smfw_error_set(err, SMFW_ERR_CONFIG,
-                                  "goodput \"%s\": expected tag:value, e.g. time_to_first_token:500",
-                                  items[i]);
+            return smfw_error_set(
+                err, SMFW_ERR_CONFIG,
+                "goodput \"%s\": expected tag:value, e.g. time_to_first_token:500", items[i]);
         }
         memcpy(tag, items[i], (size_t)(colon - items[i]));
         tag[colon - items[i]] = '\0';
@@ -300,7 +304,8 @@ static smfw_status parse_goodput(const smfw_config *cfg, smfw_goodput_slo **out,
         if (id < 0 || id >= SMFW_M_RECORD_COUNT_ || !end || *end) {
             free(slos);
             return smfw_error_set(err, SMFW_ERR_CONFIG,
-                                  "goodput \"%s\": unknown per-request metric or bad value", items[i]);
+                                  "goodput \"%s\": unknown per-request metric or bad value",
+                                  items[i]);
         }
         slos[i].metric = (smfw_metric_id)id;
         slos[i].threshold = v;
@@ -396,18 +401,20 @@ smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
     smfw_results_set_string(&info->shard, smfw_settings_get(run, "shard"));
     if (prompts) {
         smfw_results_set_string(&info->dataset_name, prompts->info.name);
-        smfw_results_set_string(&info->dataset_file, prompts->info.file[0] ? prompts->info.file : NULL);
+        smfw_results_set_string(&info->dataset_file,
+                                prompts->info.file[0] ? prompts->info.file : NULL);
         smfw_results_set_string(&info->dataset_sha256,
                                 prompts->info.sha256[0] ? prompts->info.sha256 : NULL);
-        smfw_results_set_string(&info->dataset_token_lengths,
-                                prompts->info.token_lengths[0] ? prompts->info.token_lengths : NULL);
+        smfw_results_set_string(&info->dataset_token_lengths, prompts->info.token_lengths[0]
+                                                                  ? prompts->info.token_lengths
+                                                                  : NULL);
         info->dataset_count = (int64_t)prompts->count;
     }
 
     char *dir = NULL;
     if (!dry_run) {
-        const char *exact = opts && opts->output_dir ? opts->output_dir
-                                                     : smfw_settings_get(prog, "output");
+        const char *exact =
+            opts && opts->output_dir ? opts->output_dir : smfw_settings_get(prog, "output");
         st = smfw_output_dir_create(smfw_settings_get(prog, "results_dir"), run_name, exact, &dir,
                                     err);
         if (st != SMFW_OK) {
@@ -463,8 +470,10 @@ smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
     reporter_set_free(&reporters);
     smfw_prompt_set_free(prompts);
     *out = results;
-    if (out_dir) *out_dir = dir;
-    else free(dir);
+    if (out_dir)
+        *out_dir = dir;
+    else
+        free(dir);
     if (run_st != SMFW_OK) {
         if (err) *err = run_err;
         return run_st;

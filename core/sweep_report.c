@@ -47,19 +47,19 @@ static void summary_lines(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_opt
     if (a->knee >= 0) {
         const smfw_sweep_point *k = &s->points[a->knee];
         smfw_buf_printf(b,
-                         "%sKnee: %s %g%s: beyond it throughput gains less than %.0f%% per "
-                         "doubling of load while TTFT keeps rising (%.1f tokens/s, TTFT p95 "
-                         "%.0f ms there)\n",
-                         bullet, what, k->load, unit, kg * 100, k->output_tps, k->ttft_p95_ms);
+                        "%sKnee: %s %g%s: beyond it throughput gains less than %.0f%% per "
+                        "doubling of load while TTFT keeps rising (%.1f tokens/s, TTFT p95 "
+                        "%.0f ms there)\n",
+                        bullet, what, k->load, unit, kg * 100, k->output_tps, k->ttft_p95_ms);
     } else {
         smfw_buf_printf(b,
-                         "%sKnee: not reached; throughput still grew by %.0f%% or more per "
-                         "doubling at the highest level tested\n",
-                         bullet, kg * 100);
+                        "%sKnee: not reached; throughput still grew by %.0f%% or more per "
+                        "doubling at the highest level tested\n",
+                        bullet, kg * 100);
     }
     if (a->slo_best >= 0)
         smfw_buf_printf(b, "%sSLO: the highest level meeting every SLO is %s %g%s\n", bullet, what,
-                         s->points[a->slo_best].load, unit);
+                        s->points[a->slo_best].load, unit);
     else if (a->slo_best == -1)
         smfw_buf_printf(b, "%sSLO: no level meets every SLO\n", bullet);
     if (a->operating < 0) {
@@ -68,27 +68,27 @@ static void summary_lines(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_opt
     }
     const smfw_sweep_point *p = &s->points[a->operating];
     smfw_buf_printf(b, "%sOperating point: %s %g%s (%s)\n", bullet, what, p->load, unit,
-                     a->operating_why);
+                    a->operating_why);
     if (!isnan(a->cost_at_operating))
         smfw_buf_printf(b,
-                         "%sCost: $%.2f per 1M output tokens at %.1f tokens/s on %s at $%.4g/hour, "
-                         "duty cycle %.2g (price/hour / (tokens/s x duty cycle) x 1e6 / 3600)\n",
-                         bullet, a->cost_at_operating, p->output_tps,
-                         s->instance_type ? s->instance_type : "this instance", s->usd_per_hour,
-                         s->duty_cycle > 0 ? s->duty_cycle : 1.0);
+                        "%sCost: $%.2f per 1M output tokens at %.1f tokens/s on %s at $%.4g/hour, "
+                        "duty cycle %.2g (price/hour / (tokens/s x duty cycle) x 1e6 / 3600)\n",
+                        bullet, a->cost_at_operating, p->output_tps,
+                        s->instance_type ? s->instance_type : "this instance", s->usd_per_hour,
+                        s->duty_cycle > 0 ? s->duty_cycle : 1.0);
     else
         smfw_buf_printf(b,
-                         "%sCost: give --instance-type or --price-per-hour for $ per 1M output "
-                         "tokens\n",
-                         bullet);
+                        "%sCost: give --instance-type or --price-per-hour for $ per 1M output "
+                        "tokens\n",
+                        bullet);
     if (a->autoscaling.valid) {
         const smfw_autoscaling *x = &a->autoscaling;
         smfw_buf_printf(b,
-                         "%sAutoscaling: SageMakerVariantInvocationsPerInstance target %.0f "
-                         "(%.1f in flight x 60 / %.2f s mean request = %.1f invocations per "
-                         "minute per instance, %.0f%% headroom for scale-out time",
-                         bullet, x->target, x->concurrency, x->mean_duration_s,
-                         x->invocations_per_minute, x->headroom * 100);
+                        "%sAutoscaling: SageMakerVariantInvocationsPerInstance target %.0f "
+                        "(%.1f in flight x 60 / %.2f s mean request = %.1f invocations per "
+                        "minute per instance, %.0f%% headroom for scale-out time",
+                        bullet, x->target, x->concurrency, x->mean_duration_s,
+                        x->invocations_per_minute, x->headroom * 100);
         if (!isnan(a->measured_invocations_per_minute))
             smfw_buf_printf(b, "; measured %.1f per minute", a->measured_invocations_per_minute);
         smfw_buf_puts(b, ")\n");
@@ -106,14 +106,14 @@ char *smfw_sweep_markdown(const smfw_sweep *s, const smfw_sweep_options *o,
         smfw_buf_printf(&b, "%sInstance: %s", s->dir ? ", " : "", s->instance_type);
     smfw_buf_puts(&b, "\n\n");
     smfw_buf_printf(&b,
-                     "| %s | TTFT p50 (ms) | TTFT p95 (ms) | ITL p50 (ms) | E2E p95 (ms) | "
-                     "Output tokens/s | Requests/s | Errors | $/1M tokens | Verdict |\n"
-                     "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
-                     is_rate(s) ? "Request rate" : "Concurrency");
+                    "| %s | TTFT p50 (ms) | TTFT p95 (ms) | ITL p50 (ms) | E2E p95 (ms) | "
+                    "Output tokens/s | Requests/s | Errors | $/1M tokens | Verdict |\n"
+                    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+                    is_rate(s) ? "Request rate" : "Concurrency");
     for (size_t i = 0; i < s->n; i++) {
         const smfw_sweep_point *p = &s->points[i];
         smfw_buf_printf(&b, "| %s%g%s |", (int)i == a->knee ? "**" : "", p->load,
-                         (int)i == a->knee ? "**" : "");
+                        (int)i == a->knee ? "**" : "");
         cell(&b, p->ttft_p50_ms, "%.1f");
         cell(&b, p->ttft_p95_ms, "%.1f");
         cell(&b, p->itl_p50_ms, "%.2f");
@@ -135,10 +135,10 @@ static char *sweep_csv(const smfw_sweep *s, const smfw_sweep_analysis *a) {
     smfw_buf b;
     smfw_buf_init(&b);
     smfw_buf_printf(&b,
-                     "%s,ttft_p50_ms,ttft_p95_ms,itl_p50_ms,e2e_avg_ms,e2e_p95_ms,output_tokens_"
-                     "per_s,requests_per_s,requests,errors,usd_per_1m_output_tokens,gain_per_"
-                     "doubling,verdict,knee,meets_slo\n",
-                     is_rate(s) ? "request_rate" : "concurrency");
+                    "%s,ttft_p50_ms,ttft_p95_ms,itl_p50_ms,e2e_avg_ms,e2e_p95_ms,output_tokens_"
+                    "per_s,requests_per_s,requests,errors,usd_per_1m_output_tokens,gain_per_"
+                    "doubling,verdict,knee,meets_slo\n",
+                    is_rate(s) ? "request_rate" : "concurrency");
     for (size_t i = 0; i < s->n; i++) {
         const smfw_sweep_point *p = &s->points[i];
         double v[] = {p->ttft_p50_ms, p->ttft_p95_ms, p->itl_p50_ms, p->e2e_avg_ms,
@@ -151,7 +151,7 @@ static char *sweep_csv(const smfw_sweep *s, const smfw_sweep_analysis *a) {
                 smfw_buf_printf(&b, ",%.6g", v[k]);
         }
         smfw_buf_printf(&b, ",%llu,%llu", (unsigned long long)p->requests,
-                         (unsigned long long)p->errors);
+                        (unsigned long long)p->errors);
         if (isnan(p->cost_per_mtok))
             smfw_buf_puts(&b, ",");
         else
@@ -161,9 +161,9 @@ static char *sweep_csv(const smfw_sweep *s, const smfw_sweep_analysis *a) {
         else
             smfw_buf_printf(&b, ",%.6g", p->gain_per_doubling);
         smfw_buf_printf(&b, ",%s,%d,%s\n", smfw_sweep_verdict_name(p->verdict), (int)i == a->knee,
-                         p->meets_slo < 0 ? ""
-                         : p->meets_slo   ? "1"
-                                          : "0");
+                        p->meets_slo < 0 ? ""
+                        : p->meets_slo   ? "1"
+                                         : "0");
     }
     return smfw_buf_take(&b);
 }
@@ -288,55 +288,55 @@ static void svg_chart(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_options
 #define PX(v) (L + (v) / xmax * (W - L - R))
 #define PY(v) (H - B - (v) / ymax * (H - T - B))
     smfw_buf_printf(b,
-                     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                     "role=\"img\" aria-label=\"throughput vs TTFT p95\">\n"
-                     "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#fff\"/>\n"
-                     "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#333\"/>\n"
-                     "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#333\"/>\n",
-                     W, H, W, H, L, H - B, W - R, H - B, L, T, L, H - B);
+                    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                    "role=\"img\" aria-label=\"throughput vs TTFT p95\">\n"
+                    "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#fff\"/>\n"
+                    "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#333\"/>\n"
+                    "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#333\"/>\n",
+                    W, H, W, H, L, H - B, W - R, H - B, L, T, L, H - B);
     for (int k = 0; k <= 4; k++) {
         double xv = xmax * k / 4, yv = ymax * k / 4;
         smfw_buf_printf(b,
-                         "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
-                         "text-anchor=\"middle\">%.0f</text>\n"
-                         "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
-                         "text-anchor=\"end\">%.0f</text>\n",
-                         PX(xv), H - B + 16, xv, L - 6, PY(yv) + 4, yv);
+                        "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
+                        "text-anchor=\"middle\">%.0f</text>\n"
+                        "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
+                        "text-anchor=\"end\">%.0f</text>\n",
+                        PX(xv), H - B + 16, xv, L - 6, PY(yv) + 4, yv);
     }
     smfw_buf_printf(b,
-                     "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">output "
-                     "tokens/s</text>\n<text x=\"14\" y=\"%.1f\" font-size=\"12\" "
-                     "transform=\"rotate(-90 14 %.1f)\" text-anchor=\"middle\">TTFT p95 "
-                     "(ms)</text>\n",
-                     (L + W - R) / 2, H - 12, (T + H - B) / 2, (T + H - B) / 2);
+                    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">output "
+                    "tokens/s</text>\n<text x=\"14\" y=\"%.1f\" font-size=\"12\" "
+                    "transform=\"rotate(-90 14 %.1f)\" text-anchor=\"middle\">TTFT p95 "
+                    "(ms)</text>\n",
+                    (L + W - R) / 2, H - 12, (T + H - B) / 2, (T + H - B) / 2);
     if (!isnan(slo_y))
         smfw_buf_printf(b,
-                         "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#2a7\" "
-                         "stroke-dasharray=\"6 4\"/><text x=\"%.0f\" y=\"%.1f\" font-size=\"11\" "
-                         "fill=\"#2a7\" text-anchor=\"end\">SLO TTFT p95 %.0f ms</text>\n",
-                         L, PY(slo_y), W - R, PY(slo_y), W - R, PY(slo_y) - 4, slo_y);
+                        "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#2a7\" "
+                        "stroke-dasharray=\"6 4\"/><text x=\"%.0f\" y=\"%.1f\" font-size=\"11\" "
+                        "fill=\"#2a7\" text-anchor=\"end\">SLO TTFT p95 %.0f ms</text>\n",
+                        L, PY(slo_y), W - R, PY(slo_y), W - R, PY(slo_y) - 4, slo_y);
     smfw_buf_puts(b, "<polyline fill=\"none\" stroke=\"#36c\" stroke-width=\"2\" points=\"");
     for (size_t i = 0; i < s->n; i++)
         if (!isnan(s->points[i].output_tps) && !isnan(s->points[i].ttft_p95_ms))
             smfw_buf_printf(b, "%.1f,%.1f ", PX(s->points[i].output_tps),
-                             PY(s->points[i].ttft_p95_ms));
+                            PY(s->points[i].ttft_p95_ms));
     smfw_buf_puts(b, "\"/>\n");
     for (size_t i = 0; i < s->n; i++) {
         const smfw_sweep_point *p = &s->points[i];
         if (isnan(p->output_tps) || isnan(p->ttft_p95_ms)) continue;
         int knee = (int)i == a->knee, slo = (int)i == a->slo_best;
         smfw_buf_printf(b,
-                         "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\"%s><title>%g: "
-                         "%.1f tokens/s, TTFT p95 %.1f ms, %s</title></circle>\n",
-                         PX(p->output_tps), PY(p->ttft_p95_ms), knee || slo ? 7 : 4,
-                         knee  ? "#d33"
-                         : slo ? "#2a7"
-                               : "#36c",
-                         knee && slo ? " stroke=\"#2a7\" stroke-width=\"3\"" : "", p->load,
-                         p->output_tps, p->ttft_p95_ms, smfw_sweep_verdict_name(p->verdict));
+                        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\"%s><title>%g: "
+                        "%.1f tokens/s, TTFT p95 %.1f ms, %s</title></circle>\n",
+                        PX(p->output_tps), PY(p->ttft_p95_ms), knee || slo ? 7 : 4,
+                        knee  ? "#d33"
+                        : slo ? "#2a7"
+                              : "#36c",
+                        knee && slo ? " stroke=\"#2a7\" stroke-width=\"3\"" : "", p->load,
+                        p->output_tps, p->ttft_p95_ms, smfw_sweep_verdict_name(p->verdict));
         smfw_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%g%s%s</text>\n",
-                         PX(p->output_tps) + 8, PY(p->ttft_p95_ms) - 6, p->load,
-                         knee ? " knee" : "", slo ? " SLO" : "");
+                        PX(p->output_tps) + 8, PY(p->ttft_p95_ms) - 6, p->load, knee ? " knee" : "",
+                        slo ? " SLO" : "");
     }
     smfw_buf_puts(b, "</svg>\n");
 #undef PX
@@ -348,10 +348,10 @@ static char *sweep_html(const smfw_sweep *s, const smfw_sweep_options *o,
     smfw_buf b;
     smfw_buf_init(&b);
     smfw_buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                       "<title>smfw sweep</title><style>body{font-family:sans-serif;margin:2em}"
-                       "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px "
-                       "8px;text-align:right}td.v{text-align:left}tr.knee{background:#fde}"
-                       "tr.slo{background:#efe}</style></head><body>\n<h1>smfw sweep</h1>\n");
+                      "<title>smfw sweep</title><style>body{font-family:sans-serif;margin:2em}"
+                      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px "
+                      "8px;text-align:right}td.v{text-align:left}tr.knee{background:#fde}"
+                      "tr.slo{background:#efe}</style></head><body>\n<h1>smfw sweep</h1>\n");
     if (s->instance_type) {
         smfw_buf_puts(&b, "<p>Instance: ");
         html_escape(&b, s->instance_type);
@@ -359,17 +359,17 @@ static char *sweep_html(const smfw_sweep *s, const smfw_sweep_options *o,
     }
     svg_chart(&b, s, o, a);
     smfw_buf_printf(&b,
-                     "<table><tr><th>%s</th><th>TTFT p50 (ms)</th><th>TTFT p95 (ms)</th><th>ITL "
-                     "p50 (ms)</th><th>E2E p95 (ms)</th><th>Output tokens/s</th><th>Requests/s"
-                     "</th><th>Errors</th><th>$/1M tokens</th><th>Verdict</th></tr>\n",
-                     is_rate(s) ? "Request rate" : "Concurrency");
+                    "<table><tr><th>%s</th><th>TTFT p50 (ms)</th><th>TTFT p95 (ms)</th><th>ITL "
+                    "p50 (ms)</th><th>E2E p95 (ms)</th><th>Output tokens/s</th><th>Requests/s"
+                    "</th><th>Errors</th><th>$/1M tokens</th><th>Verdict</th></tr>\n",
+                    is_rate(s) ? "Request rate" : "Concurrency");
     for (size_t i = 0; i < s->n; i++) {
         const smfw_sweep_point *p = &s->points[i];
         smfw_buf_printf(&b, "<tr%s><td>%g</td>",
-                         (int)i == a->knee       ? " class=\"knee\""
-                         : (int)i == a->slo_best ? " class=\"slo\""
-                                                 : "",
-                         p->load);
+                        (int)i == a->knee       ? " class=\"knee\""
+                        : (int)i == a->slo_best ? " class=\"slo\""
+                                                : "",
+                        p->load);
         double v[] = {p->ttft_p50_ms, p->ttft_p95_ms, p->itl_p50_ms,   p->e2e_p95_ms,
                       p->output_tps,  p->request_tps, p->cost_per_mtok};
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {

@@ -34,9 +34,9 @@ static int scan_plugin_path(void *user, const char *section, const char *name, c
 }
 
 typedef struct opt_map {
-    const char *flag;  /* long name */
-    int negated;       /* --no-<flag> */
-    int extra;         /* index into extra[] + 1, or 0 */
+    const char *flag; /* long name */
+    int negated;      /* --no-<flag> */
+    int extra;        /* index into extra[] + 1, or 0 */
 } opt_map;
 
 static int is_core_flag(const char *name) {
@@ -86,10 +86,12 @@ void smfw_cli_print_help(const smfw_command *cmd, const smfw_config *cfg,
             int is_bool = d[k].type == SMFW_SETTING_BOOL;
             if (d[k].short_flag)
                 snprintf(left, sizeof left, "-%c, --%s%s%s", d[k].short_flag, d[k].flag,
-                         is_bool ? "" : " ", is_bool ? "" : (d[k].metavar ? d[k].metavar : "VALUE"));
+                         is_bool ? "" : " ",
+                         is_bool ? "" : (d[k].metavar ? d[k].metavar : "VALUE"));
             else
                 snprintf(left, sizeof left, "    --%s%s%s%s", is_bool ? "[no-]" : "", d[k].flag,
-                         is_bool ? "" : " ", is_bool ? "" : (d[k].metavar ? d[k].metavar : "VALUE"));
+                         is_bool ? "" : " ",
+                         is_bool ? "" : (d[k].metavar ? d[k].metavar : "VALUE"));
             char dflt[160] = "";
             if (d[k].default_value && d[k].type != SMFW_SETTING_SECRET)
                 snprintf(dflt, sizeof dflt, " [%s]", d[k].default_value);
@@ -101,8 +103,8 @@ void smfw_cli_print_help(const smfw_command *cmd, const smfw_config *cfg,
     }
 }
 
-int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv,
-                   const smfw_cli_option *extra, size_t n_extra,
+int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cli_option *extra,
+                   size_t n_extra,
                    int (*on_option)(void *user, const char *name, const char *value), void *user,
                    int load_plugins, smfw_cli *cli) {
     memset(cli, 0, sizeof *cli);
@@ -118,14 +120,18 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv,
         if (strcmp(a, "--") == 0) break;
         if ((strcmp(a, "-c") == 0 || strcmp(a, "--config") == 0) && i + 1 < argc)
             config_file = argv[++i];
-        else if (strncmp(a, "--config=", 9) == 0) config_file = a + 9;
+        else if (strncmp(a, "--config=", 9) == 0)
+            config_file = a + 9;
         else if (strcmp(a, "--plugin-path") == 0 && i + 1 < argc) {
             if (n_plugin_dirs < 16) plugin_dirs[n_plugin_dirs++] = argv[++i];
         } else if (strncmp(a, "--plugin-path=", 14) == 0) {
             if (n_plugin_dirs < 16) plugin_dirs[n_plugin_dirs++] = a + 14;
-        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) want_help = 1;
-        else if (strcmp(a, "--verbose") == 0) verbosity++;
-        else if (strcmp(a, "--quiet") == 0) verbosity--;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+            want_help = 1;
+        else if (strcmp(a, "--verbose") == 0)
+            verbosity++;
+        else if (strcmp(a, "--quiet") == 0)
+            verbosity--;
         else if (a[0] == '-' && a[1] != '-' && a[1]) {
             /* bundled short flags like -vv or -q */
             int only_vq = 1;
@@ -177,7 +183,8 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv,
     free(conf_dirs_copy);
     if (smfw_config_new(cli->reg, &cli->cfg, &err) != SMFW_OK) return smfw_cli_fail(&err);
     if (config_file) {
-        if (smfw_config_load_file(cli->cfg, config_file, &err) != SMFW_OK) return smfw_cli_fail(&err);
+        if (smfw_config_load_file(cli->cfg, config_file, &err) != SMFW_OK)
+            return smfw_cli_fail(&err);
         cli->config_file = config_file == default_conf ? "smfw.conf" : config_file;
     }
     if (smfw_config_apply_env(cli->cfg, &err) != SMFW_OK) return smfw_cli_fail(&err);
@@ -204,20 +211,20 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv,
         return smfw_cli_fail(&err);
     }
     size_t n = 0, n_owned = 0;
-#define ADD(nm, arg, m_flag, m_neg, m_extra)                                                     \
-    do {                                                                                         \
-        int dup = 0;                                                                             \
-        for (size_t q = 0; q < n; q++)                                                           \
-            if (strcmp(opts[q].name, nm) == 0) dup = 1;                                          \
-        if (!dup) {                                                                              \
-            opts[n].name = nm;                                                                   \
-            opts[n].has_arg = arg;                                                               \
-            opts[n].val = 1000 + (int)n;                                                         \
-            map[n].flag = m_flag;                                                                \
-            map[n].negated = m_neg;                                                              \
-            map[n].extra = m_extra;                                                              \
-            n++;                                                                                 \
-        }                                                                                        \
+#define ADD(nm, arg, m_flag, m_neg, m_extra)                                                       \
+    do {                                                                                           \
+        int dup = 0;                                                                               \
+        for (size_t q = 0; q < n; q++)                                                             \
+            if (strcmp(opts[q].name, nm) == 0) dup = 1;                                            \
+        if (!dup) {                                                                                \
+            opts[n].name = nm;                                                                     \
+            opts[n].has_arg = arg;                                                                 \
+            opts[n].val = 1000 + (int)n;                                                           \
+            map[n].flag = m_flag;                                                                  \
+            map[n].negated = m_neg;                                                                \
+            map[n].extra = m_extra;                                                                \
+            n++;                                                                                   \
+        }                                                                                          \
     } while (0)
     ADD("config", required_argument, "config", 0, 0);
     ADD("plugin-path", required_argument, "plugin-path", 0, 0);
@@ -273,8 +280,9 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv,
         if (c == '?' || c == ':') {
             const char *bad = argv[optind - 1];
             smfw_error_set(&err, SMFW_ERR_USAGE,
-                           optopt && c == ':' ? "option %s needs a value (see `smfw %s --help`)"
-                                              : "unknown or incomplete option %s (see `smfw %s --help`)",
+                           optopt && c == ':'
+                               ? "option %s needs a value (see `smfw %s --help`)"
+                               : "unknown or incomplete option %s (see `smfw %s --help`)",
                            bad, cmd->name);
             rc = smfw_cli_fail(&err);
             break;
@@ -318,9 +326,11 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv,
             for (size_t k = 0; d && d[k].key; k++) {
                 if (!d[k].flag || strcmp(d[k].flag, flag) != 0) continue;
                 const char *value = optarg;
-                if (d[k].type == SMFW_SETTING_BOOL) value = negated ? "false" : (optarg ? optarg : "true");
+                if (d[k].type == SMFW_SETTING_BOOL)
+                    value = negated ? "false" : (optarg ? optarg : "true");
                 if (smfw_config_set(cli->cfg, smfw_config_section_name(cli->cfg, s), d[k].key,
-                                    value ? value : "", SMFW_SOURCE_FLAG, origin, 0, &err) != SMFW_OK)
+                                    value ? value : "", SMFW_SOURCE_FLAG, origin, 0,
+                                    &err) != SMFW_OK)
                     rc = smfw_cli_fail(&err);
                 applied = 1;
             }

@@ -23,14 +23,22 @@ static const smfw_cli_option config_options[] = {
 
 static const char *type_word(smfw_setting_type t) {
     switch (t) {
-    case SMFW_SETTING_INT: return "integer";
-    case SMFW_SETTING_DOUBLE: return "number";
-    case SMFW_SETTING_BOOL: return "boolean";
-    case SMFW_SETTING_SECRET: return "secret";
-    case SMFW_SETTING_LIST: return "list";
-    case SMFW_SETTING_DURATION: return "duration";
-    case SMFW_SETTING_PATH: return "path";
-    default: return "string";
+    case SMFW_SETTING_INT:
+        return "integer";
+    case SMFW_SETTING_DOUBLE:
+        return "number";
+    case SMFW_SETTING_BOOL:
+        return "boolean";
+    case SMFW_SETTING_SECRET:
+        return "secret";
+    case SMFW_SETTING_LIST:
+        return "list";
+    case SMFW_SETTING_DURATION:
+        return "duration";
+    case SMFW_SETTING_PATH:
+        return "path";
+    default:
+        return "string";
     }
 }
 
@@ -60,8 +68,8 @@ static void print_template(const smfw_config *cfg) {
 static int config_main(int argc, char **argv) {
     smfw_cli cli;
     int rc = smfw_cli_setup(&smfw_command_config, argc, argv, config_options,
-                            sizeof config_options / sizeof config_options[0], config_option,
-                            NULL, 1, &cli);
+                            sizeof config_options / sizeof config_options[0], config_option, NULL,
+                            1, &cli);
     if (rc >= 0) {
         smfw_cli_cleanup(&cli);
         return rc;

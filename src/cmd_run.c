@@ -14,11 +14,10 @@ static void print_summary(const smfw_results *r, const char *dir) {
     if (!s[SMFW_M_REQUEST_COUNT].present && !s[SMFW_M_ERROR_REQUEST_COUNT].present) return;
     fprintf(stdout, "\n%s\n", r->info.target ? r->info.target : "benchmark results");
     fprintf(stdout, "  %-52s %10s %10s %10s %10s\n", "metric", "avg", "p50", "p90", "p99");
-    static const smfw_metric_id rows[] = {SMFW_M_TIME_TO_FIRST_TOKEN, SMFW_M_INTER_TOKEN_LATENCY,
-                                          SMFW_M_REQUEST_LATENCY,
-                                          SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER,
-                                          SMFW_M_OUTPUT_SEQUENCE_LENGTH,
-                                          SMFW_M_INPUT_SEQUENCE_LENGTH};
+    static const smfw_metric_id rows[] = {
+        SMFW_M_TIME_TO_FIRST_TOKEN,    SMFW_M_INTER_TOKEN_LATENCY,
+        SMFW_M_REQUEST_LATENCY,        SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER,
+        SMFW_M_OUTPUT_SEQUENCE_LENGTH, SMFW_M_INPUT_SEQUENCE_LENGTH};
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const smfw_stats *x = &s[rows[i]];
         if (!x->present) continue;
@@ -63,8 +62,10 @@ static const smfw_cli_option run_options[] = {
 
 static int run_option(void *user, const char *name, const char *value) {
     run_args *a = user;
-    if (strcmp(name, "cloudwatch") == 0) a->cloudwatch = 1;
-    else if (strcmp(name, "variant") == 0) a->variant = value;
+    if (strcmp(name, "cloudwatch") == 0)
+        a->cloudwatch = 1;
+    else if (strcmp(name, "variant") == 0)
+        a->variant = value;
     else if (strcmp(name, "cloudwatch-wait") == 0 &&
              smfw_parse_duration(value, &a->cloudwatch_wait_s) != 0) {
         smfw_log(SMFW_LOG_ERROR, NULL, "--cloudwatch-wait wants a duration such as 3m");
@@ -111,8 +112,10 @@ static int run_main(int argc, char **argv) {
                             (int64_t)results->n_records, cli.verbosity < 0);
     }
     if (st != SMFW_OK) {
-        if (st == SMFW_ERR_CANCELLED) smfw_log(SMFW_LOG_WARN, NULL, "%s", err.message);
-        else smfw_log(SMFW_LOG_ERROR, NULL, "%s", err.message);
+        if (st == SMFW_ERR_CANCELLED)
+            smfw_log(SMFW_LOG_WARN, NULL, "%s", err.message);
+        else
+            smfw_log(SMFW_LOG_ERROR, NULL, "%s", err.message);
     }
     rc = smfw_status_exit_code(st);
     smfw_results_free(results);

@@ -312,11 +312,10 @@ static int compare_instances(const sweep_args *a, const smfw_config *cfg) {
 }
 
 static smfw_status set_level(smfw_config *cfg, const char *section, const char *key,
-                           const char *value, smfw_error *err) {
+                             const char *value, smfw_error *err) {
     /* One level per run: replace whatever the flags or the file said. */
     return smfw_config_override(cfg, section, key, value, "smfw sweep (level)", err);
 }
-
 
 static int run_sweep(sweep_args *a, smfw_cli *cli) {
     smfw_config *cfg = cli->cfg;

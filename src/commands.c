@@ -21,12 +21,11 @@ const smfw_command *const *smfw_commands(void) {
     static const smfw_command *table[16];
     static int built;
     if (!built) {
-        const smfw_command *all[] = {&smfw_command_run,     &smfw_command_results,
-                                     &smfw_command_sweep,   &smfw_command_compare,
-                                     &smfw_command_merge,   &smfw_command_cloudwatch,
-                                     &smfw_command_dataset, &smfw_command_plugins,
-                                     &smfw_command_config,  &smfw_command_version,
-                                     &smfw_command_help};
+        const smfw_command *all[] = {
+            &smfw_command_run,     &smfw_command_results, &smfw_command_sweep,
+            &smfw_command_compare, &smfw_command_merge,   &smfw_command_cloudwatch,
+            &smfw_command_dataset, &smfw_command_plugins, &smfw_command_config,
+            &smfw_command_version, &smfw_command_help};
         size_t n = 0;
         for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
             if (all[i]) table[n++] = all[i];

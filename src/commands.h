@@ -29,9 +29,9 @@ const smfw_command *smfw_command_find(const char *name);
 
 /** A command-specific option handled by the command itself. */
 typedef struct smfw_cli_option {
-    const char *name;   /**< long name without "--" */
-    int has_arg;        /**< no_argument / required_argument */
-    char short_name;    /**< or 0 */
+    const char *name; /**< long name without "--" */
+    int has_arg;      /**< no_argument / required_argument */
+    char short_name;  /**< or 0 */
     const char *metavar;
     const char *help;
 } smfw_cli_option;
@@ -39,9 +39,9 @@ typedef struct smfw_cli_option {
 typedef struct smfw_cli {
     smfw_registry *reg;
     smfw_config *cfg;
-    char **positional;  /**< non-option arguments (borrowed from argv) */
+    char **positional; /**< non-option arguments (borrowed from argv) */
     int n_positional;
-    int verbosity;      /**< count of -v minus count of -q */
+    int verbosity;           /**< count of -v minus count of -q */
     const char *config_file; /**< the file that was read, or NULL */
 } smfw_cli;
 
@@ -52,10 +52,10 @@ typedef struct smfw_cli {
  * the plugins and the configuration in precedence order. Prints errors and
  * help itself; returns -1 to continue, or an exit code to return at once.
  */
-int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv,
-                   const smfw_cli_option *extra, size_t n_extra,
-                   int (*on_option)(void *user, const char *name, const char *value),
-                   void *user, int load_plugins, smfw_cli *cli);
+int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cli_option *extra,
+                   size_t n_extra,
+                   int (*on_option)(void *user, const char *name, const char *value), void *user,
+                   int load_plugins, smfw_cli *cli);
 
 /** Release what smfw_cli_setup() made. */
 void smfw_cli_cleanup(smfw_cli *cli);

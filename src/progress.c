@@ -14,10 +14,14 @@ static int bar_open;
 
 void smfw_cli_progress_setup(const smfw_config *cfg, int verbosity) {
     const char *m = smfw_settings_get(smfw_config_section(cfg, "smfw"), "progress");
-    if (verbosity < 0 || (m && strcmp(m, "none") == 0)) progress_mode = PROGRESS_NONE;
-    else if (m && strcmp(m, "bar") == 0) progress_mode = PROGRESS_BAR;
-    else if (m && strcmp(m, "lines") == 0) progress_mode = PROGRESS_LINES;
-    else progress_mode = isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_LINES;
+    if (verbosity < 0 || (m && strcmp(m, "none") == 0))
+        progress_mode = PROGRESS_NONE;
+    else if (m && strcmp(m, "bar") == 0)
+        progress_mode = PROGRESS_BAR;
+    else if (m && strcmp(m, "lines") == 0)
+        progress_mode = PROGRESS_LINES;
+    else
+        progress_mode = isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_LINES;
 }
 
 void smfw_cli_progress(void *user, const smfw_progress *p) {
@@ -40,7 +44,8 @@ void smfw_cli_progress(void *user, const smfw_progress *p) {
         snprintf(line, sizeof line, "%s: %s (%.0fs)", p->phase ? p->phase : "", p->status_line,
                  p->elapsed_s);
     else if (p->total > 0)
-        snprintf(line, sizeof line, "%s: %lld/%lld requests, %.1f req/s,%s %lld errors, %lld in flight%s",
+        snprintf(line, sizeof line,
+                 "%s: %lld/%lld requests, %.1f req/s,%s %lld errors, %lld in flight%s",
                  p->phase ? p->phase : "", (long long)p->done, (long long)p->total,
                  p->requests_per_s, ttft, (long long)p->errors, (long long)p->in_flight, eta);
     else

@@ -13,8 +13,7 @@ static void on_signal(int sig) {
     (void)sig;
     if (cancel_flag == SMFW_CANCEL_NONE) {
         cancel_flag = SMFW_CANCEL_STOP;
-        static const char msg[] =
-            "\nsmfw: interrupted: stopping (Ctrl-C again to abort)\n";
+        static const char msg[] = "\nsmfw: interrupted: stopping (Ctrl-C again to abort)\n";
         ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
         (void)w;
     } else if (cancel_flag == SMFW_CANCEL_STOP) {

@@ -38,8 +38,8 @@ typedef struct smfw_registry smfw_registry;
  * reason, retrievable with smfw_registry_refused(). Only a failure of the
  * loader itself is returned as an error.
  */
-SMFW_API smfw_status smfw_registry_load(const char *const *dirs, size_t n_dirs,
-                                        smfw_registry **out, smfw_error *err);
+SMFW_API smfw_status smfw_registry_load(const char *const *dirs, size_t n_dirs, smfw_registry **out,
+                                        smfw_error *err);
 
 /**
  * The default search path, in order: extra (e.g. --plugin-path, may be
@@ -74,7 +74,7 @@ SMFW_API smfw_status smfw_registry_add_static(smfw_registry *reg,
 
 /** The core's own sections and their declarations (terminated arrays). */
 typedef struct smfw_section_decl {
-    const char *name;                 /**< "smfw", "run", "aws", "dataset" */
+    const char *name; /**< "smfw", "run", "aws", "dataset" */
     const char *help;
     const smfw_setting_decl *settings;
 } smfw_section_decl;
@@ -86,16 +86,14 @@ SMFW_API const smfw_section_decl *smfw_core_sections(void);
  * A configuration with the core sections and one section per plugin of the
  * registry ("<kind>.<name>"), every key at its default. reg may be NULL.
  */
-SMFW_API smfw_status smfw_config_new(const smfw_registry *reg, smfw_config **out,
-                                     smfw_error *err);
+SMFW_API smfw_status smfw_config_new(const smfw_registry *reg, smfw_config **out, smfw_error *err);
 SMFW_API void smfw_config_free(smfw_config *config);
 
 /**
  * Read an INI file. Unknown sections or keys and bad values are errors
  * naming the file, the line and the key.
  */
-SMFW_API smfw_status smfw_config_load_file(smfw_config *config, const char *path,
-                                           smfw_error *err);
+SMFW_API smfw_status smfw_config_load_file(smfw_config *config, const char *path, smfw_error *err);
 
 /**
  * The config file to read when none is given: ./smfw.conf, else
@@ -104,7 +102,8 @@ SMFW_API smfw_status smfw_config_load_file(smfw_config *config, const char *path
  */
 SMFW_API int smfw_config_default_file(char *buf, size_t size);
 
-/** Apply environment variables of declared keys (decl.env). Bad values are errors naming the variable. */
+/** Apply environment variables of declared keys (decl.env). Bad values are errors naming the
+ * variable. */
 SMFW_API smfw_status smfw_config_apply_env(smfw_config *config, smfw_error *err);
 
 /**
@@ -121,13 +120,11 @@ SMFW_API smfw_status smfw_config_set(smfw_config *config, const char *section, c
  * appended to): for programs that drive the configuration themselves, such
  * as a sweep setting one level per run. Recorded as a flag with `origin`.
  */
-SMFW_API smfw_status smfw_config_override(smfw_config *config, const char *section,
-                                          const char *key, const char *value, const char *origin,
-                                          smfw_error *err);
+SMFW_API smfw_status smfw_config_override(smfw_config *config, const char *section, const char *key,
+                                          const char *value, const char *origin, smfw_error *err);
 
 /** Find the declaration of a long option across all sections (NULL if none). */
-SMFW_API const smfw_setting_decl *smfw_config_find_flag(const smfw_config *config,
-                                                        const char *flag,
+SMFW_API const smfw_setting_decl *smfw_config_find_flag(const smfw_config *config, const char *flag,
                                                         const char **section);
 
 /** Find by short option letter. */
@@ -153,8 +150,8 @@ typedef struct smfw_run_options {
     volatile sig_atomic_t *cancel; /**< may be NULL */
     smfw_progress_fn progress;     /**< may be NULL (the core prints nothing then) */
     void *progress_user;
-    const char *output_dir;        /**< overrides smfw.output; NULL = from config */
-    int skip_reporters;            /**< 1 = leave writing to the caller */
+    const char *output_dir; /**< overrides smfw.output; NULL = from config */
+    int skip_reporters;     /**< 1 = leave writing to the caller */
 } smfw_run_options;
 
 /**

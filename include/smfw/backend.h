@@ -23,17 +23,17 @@ extern "C" {
 
 /** A progress snapshot, reported at most ~10 times a second. */
 typedef struct smfw_progress {
-    uint32_t size;            /**< sizeof(smfw_progress) */
-    const char *phase;        /**< "warmup", "profiling", "grace", "polling", "downloading"... */
-    int64_t done;             /**< requests finished in this phase */
-    int64_t total;            /**< requests planned, -1 unknown (duration runs) */
-    int64_t errors;           /**< error records so far */
+    uint32_t size;     /**< sizeof(smfw_progress) */
+    const char *phase; /**< "warmup", "profiling", "grace", "polling", "downloading"... */
+    int64_t done;      /**< requests finished in this phase */
+    int64_t total;     /**< requests planned, -1 unknown (duration runs) */
+    int64_t errors;    /**< error records so far */
     int64_t in_flight;
-    double elapsed_s;         /**< since the phase started */
-    double total_s;           /**< planned duration, 0 unknown */
-    double requests_per_s;    /**< recent rate */
-    double ttft_p50_ms;       /**< live, < 0 unknown */
-    const char *status_line;  /**< free text (managed: job status), may be NULL */
+    double elapsed_s;        /**< since the phase started */
+    double total_s;          /**< planned duration, 0 unknown */
+    double requests_per_s;   /**< recent rate */
+    double ttft_p50_ms;      /**< live, < 0 unknown */
+    const char *status_line; /**< free text (managed: job status), may be NULL */
 } smfw_progress;
 
 typedef void (*smfw_progress_fn)(void *user, const smfw_progress *progress);
@@ -57,7 +57,7 @@ typedef struct smfw_run_context {
     volatile sig_atomic_t *cancel;  /**< SMFW_CANCEL_* set by the signal handler */
     smfw_progress_fn progress;      /**< may be NULL */
     void *progress_user;
-    int dry_run;                    /**< 1 = print the plan, touch nothing billable */
+    int dry_run; /**< 1 = print the plan, touch nothing billable */
     int quiet;
     /* ABI 1.0 ends here; check `size` before reading what follows. */
     const struct smfw_registry *registry; /**< the plugins the program loaded (e.g. to run

@@ -42,7 +42,8 @@ SMFW_API void smfw_buf_vprintf(smfw_buf *b, const char *fmt, va_list ap);
 SMFW_API void smfw_buf_json_string(smfw_buf *b, const char *s);
 /** A double as Python's repr() writes it (smfw_format_double). */
 SMFW_API void smfw_buf_double(smfw_buf *b, double v);
-/** Hand the data to the caller (free() it; "" for an empty buffer), NULL if an allocation failed. */
+/** Hand the data to the caller (free() it; "" for an empty buffer), NULL if an allocation failed.
+ */
 SMFW_API char *smfw_buf_take(smfw_buf *b);
 
 #ifdef __cplusplus

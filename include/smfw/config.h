@@ -46,7 +46,7 @@ typedef enum smfw_setting_source {
  * NULL (use SMFW_SETTINGS_END).
  */
 typedef struct smfw_setting_decl {
-    const char *key;           /**< INI key, lower_snake_case */
+    const char *key; /**< INI key, lower_snake_case */
     smfw_setting_type type;
     const char *default_value; /**< textual default, NULL = unset */
     const char *help;          /**< one line, shown in --help and conf/smfw.conf */
@@ -56,7 +56,8 @@ typedef struct smfw_setting_decl {
     const char *metavar;       /**< placeholder in --help ("N", "FILE"), or NULL */
 } smfw_setting_decl;
 
-#define SMFW_SETTINGS_END {NULL, SMFW_SETTING_STRING, NULL, NULL, NULL, NULL, 0, NULL}
+#define SMFW_SETTINGS_END                                                                          \
+    { NULL, SMFW_SETTING_STRING, NULL, NULL, NULL, NULL, 0, NULL }
 
 /** All effective settings of a run (every section). Owned by the core. */
 typedef struct smfw_config smfw_config;
@@ -84,8 +85,7 @@ SMFW_API int64_t smfw_settings_get_int(const smfw_settings *settings, const char
                                        int64_t fallback);
 SMFW_API double smfw_settings_get_double(const smfw_settings *settings, const char *key,
                                          double fallback);
-SMFW_API int smfw_settings_get_bool(const smfw_settings *settings, const char *key,
-                                    int fallback);
+SMFW_API int smfw_settings_get_bool(const smfw_settings *settings, const char *key, int fallback);
 /** Duration in seconds (suffixes ms, s, m, h). */
 SMFW_API double smfw_settings_get_duration(const smfw_settings *settings, const char *key,
                                            double fallback);

@@ -28,13 +28,15 @@ extern "C" {
 typedef struct smfw_prompt {
     char *text;            /**< UTF-8 prompt text, NUL-terminated (several texts joined by "\n") */
     size_t text_len;       /**< strlen(text) */
-    int64_t output_length; /**< output budget in tokens; 0 = none given (backends use the mean/stddev) */
+    int64_t output_length; /**< output budget in tokens; 0 = none given (backends use the
+                              mean/stddev) */
     char *session_id;      /**< conversation id for multi-turn replay, NULL for single-turn */
     int32_t turn_index;    /**< 0-based turn within the session */
     int64_t timestamp_ms;  /**< fixed-schedule send time (ms from the start), -1 if none */
     int64_t delay_ms;      /**< delay before this turn (ms), -1 if none */
-    int64_t input_tokens;  /**< token count if the source knows it (estimated or exact), -1 if unknown */
-    char *role;            /**< message role for chat payloads, NULL = "user" */
+    int64_t
+        input_tokens; /**< token count if the source knows it (estimated or exact), -1 if unknown */
+    char *role;       /**< message role for chat payloads, NULL = "user" */
 } smfw_prompt;
 
 /** Free the strings of a prompt and zero it (the struct itself is not freed). */
@@ -42,25 +44,25 @@ SMFW_API void smfw_prompt_clear(smfw_prompt *prompt);
 
 /** Options common to every dataset plugin (section "dataset"). */
 typedef struct smfw_dataset_params {
-    uint32_t size;            /**< sizeof(smfw_dataset_params) of the core */
-    const char *file;         /**< --dataset-file, NULL if not given */
-    const char *data_dir;     /**< folder holding the bundled datasets (installed or source tree) */
-    const char *cache_dir;    /**< $XDG_CACHE_HOME/smfw or ~/.cache/smfw */
-    uint64_t random_seed;     /**< --random-seed */
+    uint32_t size;         /**< sizeof(smfw_dataset_params) of the core */
+    const char *file;      /**< --dataset-file, NULL if not given */
+    const char *data_dir;  /**< folder holding the bundled datasets (installed or source tree) */
+    const char *cache_dir; /**< $XDG_CACHE_HOME/smfw or ~/.cache/smfw */
+    uint64_t random_seed;  /**< --random-seed */
     double input_tokens_mean, input_tokens_stddev;   /**< for sources without lengths */
     double output_tokens_mean, output_tokens_stddev; /**< for sources without budgets */
-    int64_t count_hint;       /**< how many prompts the run will use (-1 unknown) */
-    int quiet;                /**< no progress bars */
+    int64_t count_hint; /**< how many prompts the run will use (-1 unknown) */
+    int quiet;          /**< no progress bars */
 } smfw_dataset_params;
 
 /** Identity of an opened dataset, recorded in the run metadata. */
 typedef struct smfw_dataset_info {
-    char name[64];         /**< plugin name */
-    char file[1024];       /**< source file, "" if none */
-    char sha256[65];       /**< hex SHA-256 of the source file's bytes, "" if none */
-    int64_t count;         /**< prompts, -1 if unknown before reading */
-    char token_lengths[32];/**< "estimated", "exact", "recorded" or "" */
-    char format[64];       /**< e.g. "single_turn", "multi_turn", "mooncake_trace", "sharegpt" */
+    char name[64];          /**< plugin name */
+    char file[1024];        /**< source file, "" if none */
+    char sha256[65];        /**< hex SHA-256 of the source file's bytes, "" if none */
+    int64_t count;          /**< prompts, -1 if unknown before reading */
+    char token_lengths[32]; /**< "estimated", "exact", "recorded" or "" */
+    char format[64];        /**< e.g. "single_turn", "multi_turn", "mooncake_trace", "sharegpt" */
 } smfw_dataset_info;
 
 /** Operations of a dataset plugin. Optional slots may be NULL. */

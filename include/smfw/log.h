@@ -40,8 +40,7 @@ SMFW_API void smfw_log(smfw_log_level level, const char *component, const char *
     SMFW_PRINTF(3, 4);
 
 /** va_list form of smfw_log(). */
-SMFW_API void smfw_logv(smfw_log_level level, const char *component, const char *fmt,
-                        va_list ap);
+SMFW_API void smfw_logv(smfw_log_level level, const char *component, const char *fmt, va_list ap);
 
 /**
  * Redirect log output (tests): every formatted, masked line is passed to
@@ -50,7 +49,7 @@ SMFW_API void smfw_logv(smfw_log_level level, const char *component, const char 
 typedef void (*smfw_log_sink)(smfw_log_level level, const char *line, void *user);
 SMFW_API void smfw_log_set_sink(smfw_log_sink sink, void *user);
 
-#define SMFW_LOG_ERR(comp, ...) smfw_log(SMFW_LOG_ERROR, comp, __VA_ARGS__)
+#define SMFW_LOG_ERR(comp, ...)  smfw_log(SMFW_LOG_ERROR, comp, __VA_ARGS__)
 #define SMFW_LOG_WARN(comp, ...) smfw_log(SMFW_LOG_WARN, comp, __VA_ARGS__)
 #define SMFW_LOG_INFO(comp, ...) smfw_log(SMFW_LOG_INFO, comp, __VA_ARGS__)
 #define SMFW_LOG_DEBUG(comp, ...)                                                                  \

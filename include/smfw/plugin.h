@@ -34,14 +34,15 @@ typedef enum smfw_plugin_kind {
 
 /** What the entry function returns. */
 typedef struct smfw_plugin_descriptor {
-    uint32_t abi_major;   /**< SMFW_ABI_MAJOR the plugin was built against */
-    uint32_t abi_minor;   /**< SMFW_ABI_MINOR the plugin was built against */
+    uint32_t abi_major; /**< SMFW_ABI_MAJOR the plugin was built against */
+    uint32_t abi_minor; /**< SMFW_ABI_MINOR the plugin was built against */
     smfw_plugin_kind kind;
-    const char *name;     /**< unique within its kind: [a-z0-9_-]+ */
-    const char *version;  /**< the plugin's own version string */
+    const char *name;        /**< unique within its kind: [a-z0-9_-]+ */
+    const char *version;     /**< the plugin's own version string */
     const char *description; /**< one line */
-    const smfw_setting_decl *settings; /**< keys of section "<kind>.<name>", SMFW_SETTINGS_END-terminated; may be NULL */
-    const void *ops;      /**< smfw_backend_ops / smfw_dataset_ops / smfw_reporter_ops */
+    const smfw_setting_decl *
+        settings; /**< keys of section "<kind>.<name>", SMFW_SETTINGS_END-terminated; may be NULL */
+    const void *ops; /**< smfw_backend_ops / smfw_dataset_ops / smfw_reporter_ops */
 } smfw_plugin_descriptor;
 
 /** Type of the entry function. */
@@ -61,11 +62,11 @@ typedef const smfw_plugin_descriptor *(*smfw_plugin_entry_fn)(void);
  * `module` must be the module file name without extension.
  */
 #define SMFW_PLUGIN_DEFINE(module, kind_, name_, version_, description_, settings_, ops_)          \
-    static const smfw_plugin_descriptor module##_descriptor = {                                   \
-        SMFW_ABI_MAJOR, SMFW_ABI_MINOR, kind_, name_, version_, description_, settings_, ops_};   \
-    SMFW_PLUGIN_EXPORT const smfw_plugin_descriptor *module##_LTX_smfw_plugin_entry(void);       \
-    SMFW_PLUGIN_EXPORT const smfw_plugin_descriptor *module##_LTX_smfw_plugin_entry(void) {      \
-        return &module##_descriptor;                                                              \
+    static const smfw_plugin_descriptor module##_descriptor = {                                    \
+        SMFW_ABI_MAJOR, SMFW_ABI_MINOR, kind_, name_, version_, description_, settings_, ops_};    \
+    SMFW_PLUGIN_EXPORT const smfw_plugin_descriptor *module##_LTX_smfw_plugin_entry(void);         \
+    SMFW_PLUGIN_EXPORT const smfw_plugin_descriptor *module##_LTX_smfw_plugin_entry(void) {        \
+        return &module##_descriptor;                                                               \
     }
 
 /** Name of a kind ("backend", "dataset", "reporter"). */
@@ -76,7 +77,7 @@ SMFW_API const char *smfw_plugin_kind_name(smfw_plugin_kind kind);
  * SMFW_OPS_HAS(ops, smfw_backend_ops, control). The core checks this before
  * calling any slot added after ABI 1.0.
  */
-#define SMFW_OPS_HAS(ops, type, slot)                                                             \
+#define SMFW_OPS_HAS(ops, type, slot)                                                              \
     ((ops)->size >= offsetof(type, slot) + sizeof(((type *)0)->slot) && (ops)->slot != NULL)
 
 #ifdef __cplusplus

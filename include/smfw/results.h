@@ -50,10 +50,10 @@ typedef enum smfw_metric_id {
     SMFW_M_USAGE_REASONING_TOKENS,
     SMFW_M_ERROR_ISL, /**< error records only */
     /* smfw's own per-record metrics (written under "smfw", never at AIPerf's top level) */
-    SMFW_M_SCHEDULE_LAG,               /**< actual send - intended send */
-    SMFW_M_TTFT_FROM_INTENDED,         /**< first content - intended send */
+    SMFW_M_SCHEDULE_LAG,                  /**< actual send - intended send */
+    SMFW_M_TTFT_FROM_INTENDED,            /**< first content - intended send */
     SMFW_M_REQUEST_LATENCY_FROM_INTENDED, /**< last content - intended send */
-    SMFW_M_RECORD_COUNT_, /**< number of record-level ids (not a metric) */
+    SMFW_M_RECORD_COUNT_,                 /**< number of record-level ids (not a metric) */
 
     /* aggregates (A) and derived (D): single values */
     SMFW_M_REQUEST_THROUGHPUT = SMFW_M_RECORD_COUNT_,
@@ -80,10 +80,10 @@ typedef enum smfw_metric_id {
 
 /** How a metric is produced. */
 typedef enum smfw_metric_kind {
-    SMFW_METRIC_RECORD = 0,    /**< value per valid record -> full statistics */
-    SMFW_METRIC_ERROR_RECORD,  /**< value per error record -> full statistics */
-    SMFW_METRIC_AGGREGATE,     /**< one value over all records */
-    SMFW_METRIC_DERIVED        /**< one value derived from other results */
+    SMFW_METRIC_RECORD = 0,   /**< value per valid record -> full statistics */
+    SMFW_METRIC_ERROR_RECORD, /**< value per error record -> full statistics */
+    SMFW_METRIC_AGGREGATE,    /**< one value over all records */
+    SMFW_METRIC_DERIVED       /**< one value derived from other results */
 } smfw_metric_kind;
 
 /** Static facts about a metric. */
@@ -95,10 +95,10 @@ typedef struct smfw_metric_info {
     const char *display_unit; /**< unit of files and aggregates ("ms", "sec"...) */
     double display_scale;     /**< display = base * scale (ns->ms 1e-6) */
     smfw_metric_kind kind;
-    int larger_is_better;     /**< throughputs and counts of good things */
-    int streaming_only;       /**< only when streaming */
-    int integer_valued;       /**< token counts: written as integers per record */
-    int smfw_only;            /**< smfw extension: lives in the "smfw" object */
+    int larger_is_better; /**< throughputs and counts of good things */
+    int streaming_only;   /**< only when streaming */
+    int integer_valued;   /**< token counts: written as integers per record */
+    int smfw_only;        /**< smfw extension: lives in the "smfw" object */
 } smfw_metric_info;
 
 /** Facts about a metric id (never NULL for a valid id). */
@@ -128,11 +128,11 @@ enum {
 
 /** Statistics of one metric, in display units. */
 typedef struct smfw_stats {
-    int present;      /**< the metric exists in this run */
-    unsigned fields;  /**< SMFW_STAT_* bits of the fields that hold a value */
+    int present;     /**< the metric exists in this run */
+    unsigned fields; /**< SMFW_STAT_* bits of the fields that hold a value */
     double avg, min, max, std, sum;
     double p[SMFW_PERCENTILE_COUNT];
-    uint64_t count;   /**< number of values */
+    uint64_t count; /**< number of values */
 } smfw_stats;
 
 /**
@@ -167,8 +167,8 @@ typedef enum smfw_error_class {
     SMFW_ERRCLASS_STREAM_ERROR, /**< error event inside the stream (ModelStreamError, SSE error) */
     SMFW_ERRCLASS_CRC,          /**< event-stream checksum mismatch */
     SMFW_ERRCLASS_PROTOCOL,     /**< unparseable response (bad UTF-8, JSON, truncated frame) */
-    SMFW_ERRCLASS_INVALID,      /**< no content response at all (AIPerf InvalidInferenceResultError) */
-    SMFW_ERRCLASS_CANCELLED,    /**< cancelled (Ctrl-C, end of grace period): code 499 */
+    SMFW_ERRCLASS_INVALID,   /**< no content response at all (AIPerf InvalidInferenceResultError) */
+    SMFW_ERRCLASS_CANCELLED, /**< cancelled (Ctrl-C, end of grace period): code 499 */
     SMFW_ERRCLASS_OTHER,
     SMFW_ERRCLASS_COUNT_
 } smfw_error_class;
@@ -179,10 +179,10 @@ SMFW_API const char *smfw_error_class_name(smfw_error_class cls);
 /** The error of a failed request (AIPerf's "error" object plus smfw's class). */
 typedef struct smfw_record_error {
     int has_code;
-    int code;       /**< HTTP status, 499 (cancelled), 502 (SSE error event)... */
-    char *type;     /**< reason phrase or error type ("ThrottlingException") */
-    char *message;  /**< body text or description (secrets masked, <= 4 KiB) */
-    char *cause;    /**< optional */
+    int code;      /**< HTTP status, 499 (cancelled), 502 (SSE error event)... */
+    char *type;    /**< reason phrase or error type ("ThrottlingException") */
+    char *message; /**< body text or description (secrets masked, <= 4 KiB) */
+    char *cause;   /**< optional */
     smfw_error_class error_class;
 } smfw_record_error;
 
@@ -195,8 +195,8 @@ typedef struct smfw_record_error {
  */
 typedef struct smfw_record {
     /* metadata (AIPerf names) */
-    int64_t session_num;       /**< -1 = absent */
-    char *x_request_id;        /**< also sent as X-Amzn-SageMaker-Inference-Id */
+    int64_t session_num; /**< -1 = absent */
+    char *x_request_id;  /**< also sent as X-Amzn-SageMaker-Inference-Id */
     char *x_correlation_id;
     char *conversation_id;
     int32_t turn_index;
@@ -214,7 +214,7 @@ typedef struct smfw_record {
     /* metric values in BASE units; bit i of `present` = values[i] is set */
     uint64_t present;
     double values[SMFW_M_RECORD_COUNT_];
-    double *icl;               /**< inter-chunk latencies (ns), owned */
+    double *icl; /**< inter-chunk latencies (ns), owned */
     size_t icl_len;
     /* NULL for a valid record */
     smfw_record_error *error;
@@ -242,10 +242,10 @@ SMFW_API smfw_status smfw_record_set_error(smfw_record *rec, smfw_error_class cl
  * Monotonic timestamps in ns. Token counts: -1 = unknown.
  */
 typedef struct smfw_response_timing {
-    int streaming;                /**< 0: streaming-only metrics (TTFT, TTST, ITL, ICL...) are off */
-    int64_t start_mono_ns;        /**< taken right before the request was started */
-    int64_t intended_mono_ns;     /**< when the schedule wanted it (0 = same as start) */
-    const int64_t *content_ns;    /**< arrival of each content response, in order */
+    int streaming;             /**< 0: streaming-only metrics (TTFT, TTST, ITL, ICL...) are off */
+    int64_t start_mono_ns;     /**< taken right before the request was started */
+    int64_t intended_mono_ns;  /**< when the schedule wanted it (0 = same as start) */
+    const int64_t *content_ns; /**< arrival of each content response, in order */
     size_t n_content;
     int64_t first_output_mono_ns; /**< first content response with non-reasoning text, 0 = none */
     int64_t input_tokens;         /**< ISL */
@@ -284,40 +284,40 @@ typedef struct smfw_extra_metric {
 /** Metadata of a run. Strings heap-allocated, owned by the results; NULL = unknown. */
 typedef struct smfw_run_info {
     char *run_name;
-    char *backend;             /**< "direct", "managed", ... */
-    char *target;              /**< one human line: what was benchmarked */
+    char *backend; /**< "direct", "managed", ... */
+    char *target;  /**< one human line: what was benchmarked */
     char *endpoint_name;
     char *inference_component;
     char *url;
     char *region;
     char *model;
-    char *endpoint_type;       /**< chat, completions, embeddings, tgi, template */
+    char *endpoint_type; /**< chat, completions, embeddings, tgi, template */
     int streaming;
     char *dataset_name;
     char *dataset_file;
     char *dataset_sha256;
-    int64_t dataset_count;     /**< -1 unknown */
+    int64_t dataset_count;       /**< -1 unknown */
     char *dataset_token_lengths; /**< "estimated", "exact", "recorded" */
-    char *token_count_source;  /**< "server_usage", "content_chunks", "tokenizer" */
-    int64_t start_wall_ns;     /**< profiling phase start */
-    int64_t end_wall_ns;       /**< last request finished */
+    char *token_count_source;    /**< "server_usage", "content_chunks", "tokenizer" */
+    int64_t start_wall_ns;       /**< profiling phase start */
+    int64_t end_wall_ns;         /**< last request finished */
     char *smfw_version;
-    char *aiperf_version;      /**< from a bundle, or smfw's compatibility string */
+    char *aiperf_version; /**< from a bundle, or smfw's compatibility string */
     char *schema_version;
     char *benchmark_id;
     int was_cancelled;
-    int64_t concurrency;       /**< 0 = not set */
-    double request_rate;       /**< 0 = not set */
+    int64_t concurrency;          /**< 0 = not set */
+    double request_rate;          /**< 0 = not set */
     int64_t request_count_target; /**< 0 = not set */
-    char *shard;               /**< "I/N" when the run is one shard of several */
+    char *shard;                  /**< "I/N" when the run is one shard of several */
     /* validity gate (managed service behaviour, smfw's own for direct runs) */
-    double max_error_rate;     /**< fraction, default 0.01 */
+    double max_error_rate; /**< fraction, default 0.01 */
     int gate_tripped;
     char *failure_reason;
-    char *input_config_json;   /**< AIPerf input_config object text (opaque) */
-    char *smfw_json;           /**< smfw's extras object text (self-check, lag...) or NULL */
-    char *job_name;            /**< managed: the benchmark job */
-    char *source_dir;          /**< folder the results were read from, if any */
+    char *input_config_json; /**< AIPerf input_config object text (opaque) */
+    char *smfw_json;         /**< smfw's extras object text (self-check, lag...) or NULL */
+    char *job_name;          /**< managed: the benchmark job */
+    char *source_dir;        /**< folder the results were read from, if any */
 } smfw_run_info;
 
 /** Results of one run. */
@@ -416,8 +416,7 @@ SMFW_API smfw_status smfw_results_load_aiperf_json(smfw_results *results, const 
  * (profile_export_aiperf.json, profile_export.jsonl, failure_reason.txt,
  * smfw_run.json when present).
  */
-SMFW_API smfw_status smfw_results_load_dir(smfw_results *results, const char *dir,
-                                           smfw_error *err);
+SMFW_API smfw_status smfw_results_load_dir(smfw_results *results, const char *dir, smfw_error *err);
 
 /**
  * smfw's own object for profile_export_aiperf.json (key "smfw", ignored by

@@ -17,9 +17,9 @@ extern "C" {
 #endif
 
 /** Release version of libsmfw (semantic versioning). */
-#define SMFW_VERSION_MAJOR 0
-#define SMFW_VERSION_MINOR 1
-#define SMFW_VERSION_PATCH 0
+#define SMFW_VERSION_MAJOR  0
+#define SMFW_VERSION_MINOR  1
+#define SMFW_VERSION_PATCH  0
 #define SMFW_VERSION_STRING "0.1.0"
 
 /**
@@ -33,7 +33,7 @@ extern "C" {
 
 /** Symbol visibility for libsmfw's public functions. */
 #if defined(__GNUC__)
-#define SMFW_API __attribute__((visibility("default")))
+#define SMFW_API                      __attribute__((visibility("default")))
 #define SMFW_PRINTF(fmt_idx, arg_idx) __attribute__((format(printf, fmt_idx, arg_idx)))
 #else
 #define SMFW_API
@@ -50,23 +50,24 @@ typedef enum smfw_status {
     SMFW_DONE = 1,  /**< end of data (dataset exhausted, stream finished) */
     SMFW_AGAIN = 2, /**< not ready yet; call again (e.g. decoder needs bytes) */
 
-    SMFW_ERR_USAGE = -1,       /**< bad command line */
-    SMFW_ERR_CONFIG = -2,      /**< bad configuration value, file or plugin */
-    SMFW_ERR_IO = -3,          /**< file system error */
-    SMFW_ERR_NOMEM = -4,       /**< allocation failed */
-    SMFW_ERR_PROTOCOL = -5,    /**< malformed bytes from a peer (HTTP, event stream, XML, JSON) */
-    SMFW_ERR_NETWORK = -6,     /**< connect/read/DNS/TLS failure */
-    SMFW_ERR_TIMEOUT = -7,     /**< a deadline passed */
-    SMFW_ERR_AUTH = -8,        /**< credentials missing/invalid, signature rejected, access denied */
-    SMFW_ERR_THROTTLED = -9,   /**< the service throttled us (SageMaker: HTTP 400 ThrottlingException) */
-    SMFW_ERR_SERVER = -10,     /**< 5xx or service-side failure */
-    SMFW_ERR_NOT_FOUND = -11,  /**< resource does not exist */
-    SMFW_ERR_AWS = -12,        /**< any other AWS service error (validation, conflict...) */
-    SMFW_ERR_UNSUPPORTED = -13,/**< operation not supported by this plugin/slot */
-    SMFW_ERR_VALIDITY = -14,   /**< the run finished but failed its validity gate */
-    SMFW_ERR_REGRESSION = -15, /**< compare found a regression */
-    SMFW_ERR_CANCELLED = -16,  /**< interrupted by the user */
-    SMFW_ERR_INTERNAL = -17    /**< a bug in smfw */
+    SMFW_ERR_USAGE = -1,    /**< bad command line */
+    SMFW_ERR_CONFIG = -2,   /**< bad configuration value, file or plugin */
+    SMFW_ERR_IO = -3,       /**< file system error */
+    SMFW_ERR_NOMEM = -4,    /**< allocation failed */
+    SMFW_ERR_PROTOCOL = -5, /**< malformed bytes from a peer (HTTP, event stream, XML, JSON) */
+    SMFW_ERR_NETWORK = -6,  /**< connect/read/DNS/TLS failure */
+    SMFW_ERR_TIMEOUT = -7,  /**< a deadline passed */
+    SMFW_ERR_AUTH = -8,     /**< credentials missing/invalid, signature rejected, access denied */
+    SMFW_ERR_THROTTLED =
+        -9, /**< the service throttled us (SageMaker: HTTP 400 ThrottlingException) */
+    SMFW_ERR_SERVER = -10,      /**< 5xx or service-side failure */
+    SMFW_ERR_NOT_FOUND = -11,   /**< resource does not exist */
+    SMFW_ERR_AWS = -12,         /**< any other AWS service error (validation, conflict...) */
+    SMFW_ERR_UNSUPPORTED = -13, /**< operation not supported by this plugin/slot */
+    SMFW_ERR_VALIDITY = -14,    /**< the run finished but failed its validity gate */
+    SMFW_ERR_REGRESSION = -15,  /**< compare found a regression */
+    SMFW_ERR_CANCELLED = -16,   /**< interrupted by the user */
+    SMFW_ERR_INTERNAL = -17     /**< a bug in smfw */
 } smfw_status;
 
 /** Size of the message buffer inside smfw_error. */

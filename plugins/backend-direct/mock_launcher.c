@@ -149,7 +149,8 @@ smfw_status direct_mock_start(direct_mock *m, const char *binary, const char *en
     if (envp) {
         size_t k = 0;
         for (size_t i = 0; i < n_env; i++)
-            if (strncmp(environ[i], "SMFW_MOCK_SECRET_ACCESS_KEY=", 28) != 0) envp[k++] = environ[i];
+            if (strncmp(environ[i], "SMFW_MOCK_SECRET_ACCESS_KEY=", 28) != 0)
+                envp[k++] = environ[i];
         envp[k++] = secret_var;
         envp[k] = NULL;
         rc = posix_spawn(&m->pid, m->binary, &fa, NULL, argv, envp);

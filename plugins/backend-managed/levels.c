@@ -140,8 +140,8 @@ static smfw_registry *reporter_registry(const smfw_config *cfg) {
 }
 
 smfw_status managed_levels_report(const smfw_bundle_run *runs, size_t n, const smfw_config *cfg,
-                                  const smfw_registry *registry,
-                                  const char *out_dir, const managed_identity *id, int quiet,
+                                  const smfw_registry *registry, const char *out_dir,
+                                  const managed_identity *id, int quiet,
                                   managed_levels_outcome *outcome, smfw_error *err) {
     memset(outcome, 0, sizeof *outcome);
     const smfw_settings *mine = smfw_config_section(cfg, "backend.managed");

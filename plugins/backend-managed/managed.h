@@ -204,8 +204,8 @@ typedef struct managed_levels_outcome {
  * level meeting them. Returns the first level that could not be loaded.
  */
 smfw_status managed_levels_report(const smfw_bundle_run *runs, size_t n, const smfw_config *cfg,
-                                  const struct smfw_registry *registry,
-                                  const char *out_dir, const managed_identity *id, int quiet,
+                                  const struct smfw_registry *registry, const char *out_dir,
+                                  const managed_identity *id, int quiet,
                                   managed_levels_outcome *outcome, smfw_error *err);
 
 #endif /* SMFW_MANAGED_H */

@@ -350,13 +350,11 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
     if (fst == SMFW_OK && n_runs > 1) {
         /* A concurrency list: one folder, report and block per level; the run's own
          * results stay empty so nothing is reported twice. */
-        fst =
-            managed_levels_report(runs, n_runs, cfg,
-                                  run->size >= offsetof(smfw_run_context, registry) +
-                                                      sizeof run->registry
-                                      ? run->registry
-                                      : NULL,
-                                  run->output_dir, &id, run->quiet, &lo, &ferr);
+        fst = managed_levels_report(
+            runs, n_runs, cfg,
+            run->size >= offsetof(smfw_run_context, registry) + sizeof run->registry ? run->registry
+                                                                                     : NULL,
+            run->output_dir, &id, run->quiet, &lo, &ferr);
         info->start_wall_ns = lo.first_start_ns;
         info->end_wall_ns = lo.last_end_ns;
         if (fst != SMFW_OK && lo.levels) {

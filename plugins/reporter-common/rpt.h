@@ -24,10 +24,10 @@
 
 /** The reporters' text buffer is the SDK's (smfw/buf.h), under the names they use. */
 typedef smfw_buf rpt_buf;
-#define rpt_buf_init smfw_buf_init
-#define rpt_buf_free smfw_buf_free
+#define rpt_buf_init   smfw_buf_init
+#define rpt_buf_free   smfw_buf_free
 #define rpt_buf_append smfw_buf_append
-#define rpt_buf_puts smfw_buf_puts
+#define rpt_buf_puts   smfw_buf_puts
 #define rpt_buf_printf smfw_buf_printf
 
 /* ---- numbers ------------------------------------------------------------ */

@@ -408,7 +408,8 @@ int html_sweep_knee(const html_sweep_point *p, size_t n) {
     if (smfw_sweep_analyze(pts, n, &opts, &an, &err) == SMFW_OK && an.knee >= 0) {
         /* analyze sorts by load; map back to the caller's order (also by concurrency). */
         for (size_t i = 0; i < n; i++)
-            if (pts[an.knee].load == (p[i].concurrency > 0 ? (double)p[i].concurrency : (double)(i + 1)))
+            if (pts[an.knee].load ==
+                (p[i].concurrency > 0 ? (double)p[i].concurrency : (double)(i + 1)))
                 knee = (int)i;
     }
     free(pts);

@@ -33,13 +33,12 @@ START_TEST(precedence_flag_env_file_default) {
     setenv("SMFW_BACKEND", "direct", 1);
     ck_assert_int_eq(smfw_config_apply_env(cfg, &err), SMFW_OK);
     unsetenv("SMFW_BACKEND");
-    ck_assert_int_eq(smfw_config_set(cfg, "run", "concurrency", "8", SMFW_SOURCE_FLAG,
-                                     "--concurrency", 0, &err),
-                     SMFW_OK);
+    ck_assert_int_eq(
+        smfw_config_set(cfg, "run", "concurrency", "8", SMFW_SOURCE_FLAG, "--concurrency", 0, &err),
+        SMFW_OK);
     /* A file value arriving after a flag must not win. */
-    ck_assert_int_eq(smfw_config_set(cfg, "run", "concurrency", "2", SMFW_SOURCE_FILE, path, 9,
-                                     &err),
-                     SMFW_OK);
+    ck_assert_int_eq(
+        smfw_config_set(cfg, "run", "concurrency", "2", SMFW_SOURCE_FILE, path, 9, &err), SMFW_OK);
     const smfw_settings *run = smfw_config_section(cfg, "run");
     const smfw_settings *prog = smfw_config_section(cfg, "smfw");
     ck_assert_int_eq(smfw_settings_get_int(run, "concurrency", 0), 8);
@@ -141,22 +140,22 @@ START_TEST(lists_durations_and_typed_getters) {
     ck_assert_int_eq(smfw_config_set(cfg, "run", "extra_inputs", "ignore_eos:true",
                                      SMFW_SOURCE_FLAG, "--extra-inputs", 0, &err),
                      SMFW_OK);
-    ck_assert_int_eq(smfw_config_set(cfg, "run", "extra_inputs", "min_tokens:256",
-                                     SMFW_SOURCE_FLAG, "--extra-inputs", 0, &err),
+    ck_assert_int_eq(smfw_config_set(cfg, "run", "extra_inputs", "min_tokens:256", SMFW_SOURCE_FLAG,
+                                     "--extra-inputs", 0, &err),
                      SMFW_OK);
     const char *const *items;
     const smfw_settings *run = smfw_config_section(cfg, "run");
     ck_assert_uint_eq(smfw_settings_get_list(run, "extra_inputs", &items), 2);
     ck_assert_str_eq(items[0], "ignore_eos:true");
     ck_assert_str_eq(items[1], "min_tokens:256");
-    ck_assert_int_eq(smfw_config_set(cfg, "run", "duration", "2m", SMFW_SOURCE_FLAG, "--duration",
-                                     0, &err),
-                     SMFW_OK);
+    ck_assert_int_eq(
+        smfw_config_set(cfg, "run", "duration", "2m", SMFW_SOURCE_FLAG, "--duration", 0, &err),
+        SMFW_OK);
     ck_assert_double_eq(smfw_settings_get_duration(run, "duration", 0), 120.0);
     ck_assert_double_eq(smfw_settings_get_duration(run, "grace_period", 0), 30.0);
-    ck_assert_int_eq(smfw_config_set(cfg, "run", "duration", "soon", SMFW_SOURCE_FLAG,
-                                     "--duration", 0, &err),
-                     SMFW_ERR_CONFIG);
+    ck_assert_int_eq(
+        smfw_config_set(cfg, "run", "duration", "soon", SMFW_SOURCE_FLAG, "--duration", 0, &err),
+        SMFW_ERR_CONFIG);
     ck_assert_ptr_nonnull(strstr(err.message, "option --duration"));
     double s;
     ck_assert_int_eq(smfw_parse_duration("250ms", &s), 0);

@@ -1,4 +1,5 @@
-/* test_registry.c - the plugin loader: real modules load, broken ones are refused with the reason. */
+/* test_registry.c - the plugin loader: real modules load, broken ones are refused with the reason.
+ */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>

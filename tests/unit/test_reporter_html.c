@@ -160,7 +160,7 @@ START_TEST(sweep_chart_and_knee) {
                                 {"c", 4, 15, 260, 0},
                                 {"d", 8, 40, 280, 0},
                                 {"e", 16, 120, 285, 0}};
-    ck_assert_int_eq(html_sweep_knee(curve, 5), 2); /* 4 -> 8 gains 7.7% per doubling */
+    ck_assert_int_eq(html_sweep_knee(curve, 5), 2);  /* 4 -> 8 gains 7.7% per doubling */
     ck_assert_int_eq(html_sweep_knee(curve, 3), -1); /* still scaling at the last run */
     ck_assert_int_eq(html_sweep_knee(curve, 1), -1);
 }

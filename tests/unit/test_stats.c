@@ -140,7 +140,8 @@ START_TEST(legacy_run_csv_cells_to_printed_precision) {
     do {                                                                                           \
         snprintf(got, sizeof got, "%.2f", (val));                                                  \
         snprintf(want, sizeof want, "%.2f", cells[idx]);                                           \
-        ck_assert_msg(strcmp(got, want) == 0, "%s cell %d: got %s want %s", header, idx, got, want); \
+        ck_assert_msg(strcmp(got, want) == 0, "%s cell %d: got %s want %s", header, idx, got,      \
+                      want);                                                                       \
     } while (0)
         CELL(s->avg, 0);
         if (nc == 12) {
@@ -265,9 +266,12 @@ START_TEST(jsonl_round_trip_keeps_every_field) {
     char *line = NULL;
     smfw_error err;
     ck_assert_int_eq(smfw_record_to_jsonl(&r, &line, &err), SMFW_OK);
-    ck_assert_ptr_nonnull(strstr(line, "\"time_to_first_token\":{\"value\":31.742934,\"unit\":\"ms\"}"));
-    ck_assert_ptr_nonnull(strstr(line, "\"output_sequence_length\":{\"value\":200,\"unit\":\"tokens\"}"));
-    ck_assert_ptr_nonnull(strstr(line, "\"inter_chunk_latency\":{\"value\":[17.868007,0.0],\"unit\":\"ms\"}"));
+    ck_assert_ptr_nonnull(
+        strstr(line, "\"time_to_first_token\":{\"value\":31.742934,\"unit\":\"ms\"}"));
+    ck_assert_ptr_nonnull(
+        strstr(line, "\"output_sequence_length\":{\"value\":200,\"unit\":\"tokens\"}"));
+    ck_assert_ptr_nonnull(
+        strstr(line, "\"inter_chunk_latency\":{\"value\":[17.868007,0.0],\"unit\":\"ms\"}"));
     smfw_record back;
     ck_assert_int_eq(smfw_record_from_jsonl(line, strlen(line), &back, &err), SMFW_OK);
     ck_assert_str_eq(back.x_request_id, "req-1");

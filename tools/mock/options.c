@@ -27,8 +27,8 @@ static const mock_flag mock_flags[] = {
     {"access-key-id", "ID",
      "access key id accepted for SigV4 (default " MOCK_DEFAULT_ACCESS_KEY_ID ")"},
     {"secret-access-key", "KEY",
-     "secret key accepted for SigV4 (else $SMFW_MOCK_SECRET_ACCESS_KEY, else "
-     MOCK_DEFAULT_SECRET_ACCESS_KEY ")"},
+     "secret key accepted for SigV4 (else $SMFW_MOCK_SECRET_ACCESS_KEY, "
+     "else " MOCK_DEFAULT_SECRET_ACCESS_KEY ")"},
     {"no-auth", NULL, "accept every request without checking its signature"},
     {"account-id", "ID",
      "12-digit account id in ARNs and GetCallerIdentity (default " MOCK_DEFAULT_ACCOUNT_ID ")"},
