@@ -10,6 +10,14 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 bash tools/deps.sh
 
+echo "== format (clang-format, the committed .clang-format) =="
+unformatted=$(git ls-files '*.c' '*.h' 2>/dev/null | while read -r f; do
+  clang-format --dry-run --Werror "$f" >/dev/null 2>&1 || echo "$f"; done)
+if [ -n "$unformatted" ]; then
+  echo "not formatted (run clang-format -i on them):"; echo "$unformatted"; exit 1
+fi
+echo "format: 1 passed, 0 failed"
+
 echo "== build (gcc, -Werror) =="
 cmake -S . -B build -DSMFW_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$jobs"
