@@ -609,31 +609,31 @@ static void op_create_config(mock_controlplane *cp, mock_request *req, json_t *i
     mock_json_reply(req, CP_JSON, json_pack("{s:s}", "AIWorkloadConfigArn", arn));
 }
 
-static void op_describe_config(mock_controlplane *cp, mock_request *req, json_t *in) {
+/* The workload config a request names, or NULL after answering with the error
+ * (the twin of job_from_request for benchmark jobs). */
+static json_t *config_from_request(mock_controlplane *cp, mock_request *req, json_t *in,
+                                   const char **name_out) {
     const char *name = jstr(in, "AIWorkloadConfigName");
     if (!name || !mock_name_valid(name, 63)) {
         cp_invalid(req, "aIWorkloadConfigName", name, "Member must not be null");
-        return;
+        return NULL;
     }
     json_t *c = cp_find_config(cp, name);
-    if (!c) {
-        cp_error(req, "ResourceNotFound", "AI workload config %s does not exist.", name);
-        return;
-    }
+    if (!c) cp_error(req, "ResourceNotFound", "AI workload config %s does not exist.", name);
+    if (name_out) *name_out = name;
+    return c;
+}
+
+static void op_describe_config(mock_controlplane *cp, mock_request *req, json_t *in) {
+    json_t *c = config_from_request(cp, req, in, NULL);
+    if (!c) return;
     mock_json_reply(req, CP_JSON, json_deep_copy(c));
 }
 
 static void op_delete_config(mock_controlplane *cp, mock_request *req, json_t *in) {
-    const char *name = jstr(in, "AIWorkloadConfigName");
-    if (!name || !mock_name_valid(name, 63)) {
-        cp_invalid(req, "aIWorkloadConfigName", name, "Member must not be null");
-        return;
-    }
-    json_t *c = cp_find_config(cp, name);
-    if (!c) {
-        cp_error(req, "ResourceNotFound", "AI workload config %s does not exist.", name);
-        return;
-    }
+    const char *name = NULL;
+    json_t *c = config_from_request(cp, req, in, &name);
+    if (!c) return;
     for (cp_job *j = cp->jobs; j; j = j->next) {
         const char *ident = jstr(j->desc, "AIWorkloadConfigIdentifier");
         if (!job_terminal(j) && !strcmp(ident_name(ident), name)) {
