@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test_managed_gate.sh - managed jobs that fail, against smfw-mock.
-#  1. ~5% of the endpoint's answers are HTTP 500 (mock --fault http-500:0.05):
+#  1. ~20% of the endpoint's answers are HTTP 500 (mock --fault http-500:0.2;
+#     enough that every level of the 60-request runs trips the 1% gate, not just most):
 #     SageMaker's 1% gate fails the job, whose bundle is still uploaded.
 #     smfw downloads it, prints the metrics over the valid requests (equal
 #     to the bundle's JSON, the invalid count too), quotes the job's
@@ -17,7 +18,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/test_managed_lib.bash"
 
-start_mock --fault http-500:0.05
+start_mock --fault http-500:0.2
 
 # 1. The gate trips: exit 3, bundle downloaded, metrics shown, reason quoted.
 managed gate1 --endpoint mock-endpoint --request-count 120 --run
