@@ -107,8 +107,14 @@ def call(i):
 threads = [threading.Thread(target=call, args=(i,)) for i in range(6)]
 for t in threads: t.start()
 for t in threads: t.join()
-rows = [json.loads(l) for l in open(truth) if l.strip()]
-rows = [r for r in rows if r["inference_id"].startswith("q")]
+# The mock writes a request's ground-truth line after its last byte left, so a client can
+# finish reading first: give the lines a bounded moment to land.
+import time
+for _ in range(100):
+    rows = [json.loads(l) for l in open(truth) if l.strip()]
+    rows = [r for r in rows if r["inference_id"].startswith("q")]
+    if len(rows) >= 6: break
+    time.sleep(0.05)
 assert len(rows) == 6, rows
 # From the first arrival: two slots, each busy one TTFT per answer, so the k-th answer
 # (0-based) cannot come before (k // 2 + 1) TTFTs. Lower bounds only: a loaded machine only
