@@ -33,7 +33,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # cpu_of CMD... : run, print "<cpu seconds of the command and its children> <wall seconds>"
 cpu_of() {
-    /usr/bin/python3 - "$@" <<'PY'
+    "${SMFW_PYTHON:-python3}" - "$@" <<'PY'
 import resource, subprocess, sys, time
 t = time.monotonic()
 subprocess.run(sys.argv[1:], check=True, stdout=open(sys.argv[0] and "/dev/stderr", "w"))
@@ -64,7 +64,7 @@ read -r dcpu dwall < <(cpu_of "$SMFW" run --backend direct --endpoint bench --en
     --region us-east-1 --concurrency "$CONC" --request-count "$REQUESTS" --workers 1 \
     -o "$work/stream" -q --report json)
 
-/usr/bin/python3 - "$wreq" "$wcpu" "$wwall" "$sreq" "$scpu" "$swall" "$REQUESTS" "$jcpu" "$jwall" \
+"${SMFW_PYTHON:-python3}" - "$wreq" "$wcpu" "$wwall" "$sreq" "$scpu" "$swall" "$REQUESTS" "$jcpu" "$jwall" \
     "$dcpu" "$dwall" "$CONC" "$work" <<'PY'
 import json, sys
 a = sys.argv[1:]

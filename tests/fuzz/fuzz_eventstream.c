@@ -8,8 +8,8 @@
  *
  * Run (with -DSMFW_FUZZ=ON -DCMAKE_C_COMPILER=clang):
  *   build/tests/fuzz/fuzz_eventstream -max_total_time=60 tests/fuzz/corpus/eventstream \
- *       ../shared/testdata/eventstream/encoded/positive \
- *       ../shared/testdata/eventstream/sagemaker-synthetic/encoded
+ *       tests/data/eventstream/encoded/positive \
+ *       tests/data/eventstream/sagemaker-synthetic/encoded
  */
 #include <smfw/eventstream.h>
 

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """direct_groundtruth.py - smfw's direct backend against smfw-mock's ground truth.
 
 Used by test_direct_groundtruth.sh (and by hand, to measure). One attempt:

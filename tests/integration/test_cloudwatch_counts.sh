@@ -16,7 +16,7 @@ rc=$(run_direct "$work/run" --concurrency 4 --request-count 60 --max-error-rate 
     --format json > "$work/cw.json"
 "$SMFW" cloudwatch --run "$work/run" --endpoint-url "$MOCK_URL" --region us-east-1 \
     -o "$work/cwout" > "$work/cw.md"
-/usr/bin/python3 - "$work" <<'PY'
+"$SMFW_PYTHON" - "$work" <<'PY'
 import json, sys
 w = sys.argv[1]
 cw = json.load(open(w + "/cw.json"))
@@ -44,7 +44,7 @@ grep -q "| Invocations | AWS/SageMaker | count | 60.00 |" "$work/cw.md"
 # --since: everything the mock served in the last minutes, endpoint by name
 "$SMFW" cloudwatch --endpoint bench --since 10m --endpoint-url "$MOCK_URL" --region us-east-1 \
     --format json > "$work/since.json"
-/usr/bin/python3 -c "
+"$SMFW_PYTHON" -c "
 import json; m = json.load(open('$work/since.json'))['metrics']
 assert m['Invocations']['total'] == 60, m['Invocations']"
 # a variant the endpoint does not have: no data, said so

@@ -35,7 +35,7 @@ expect 0 "$work/base" "$work/again" --max-regression 60%
 expect 4 "$work/base" "$work/slow" -o "$work/report"
 grep -q "REGRESSION" "$work/cmp.out"
 grep -q "TTFT p95" "$work/cmp.out"
-/usr/bin/python3 - "$work/report/compare.json" <<'PY'
+"$SMFW_PYTHON" - "$work/report/compare.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 assert r["passed"] is False and r["regressions"] >= 1, r
@@ -54,7 +54,7 @@ grep -q "improved" "$work/cmp.out"
 expect 0 "$work/base" "$work/slow" --metrics itl_p50,error_rate
 expect 0 "$work/base" "$work/slow" --metrics ttft_p95 --max-regression 1000%
 expect 0 "$work/base" "$work/slow" --format json --metrics itl_p50
-/usr/bin/python3 -c "import json,sys; json.load(open('$work/cmp.out'))"
+"$SMFW_PYTHON" -c "import json,sys; json.load(open('$work/cmp.out'))"
 expect 1 "$work/base" "$work/nonexistent"
 expect 1 "$work/base"
 expect 1 "$work/base" "$work/slow" --metrics bogus_p95

@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/test_direct_lib.bash"
 
 check() { # check DIR KIND CLASS RC
-    /usr/bin/python3 - "$@" <<'PY'
+    "$SMFW_PYTHON" - "$@" <<'PY'
 import json, os, sys
 d, kind, cls, rc = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 recs = [json.loads(l) for l in open(d + "/profile_export.jsonl")]
@@ -65,12 +65,12 @@ gate_run() { # gate_run NAME ARGS...
     stop_mock
 }
 rc=$(gate_run g1)
-k=$(/usr/bin/python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if "\"error\"" in l))' "$work/g1/profile_export.jsonl")
+k=$("$SMFW_PYTHON" -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if "\"error\"" in l))' "$work/g1/profile_export.jsonl")
 echo "gate: $k errors of 100, exit $rc"
 [ "$k" -ge 2 ] || { echo "need at least 2 errors for the boundary test"; exit 1; }
 [ "$rc" = 3 ] && [ -s "$work/g1/failure_reason.txt" ] || { echo "gate did not trip"; exit 1; }
-at=$(/usr/bin/python3 -c "print($k/100)")
-below=$(/usr/bin/python3 -c "print(($k-0.5)/100)")
+at=$("$SMFW_PYTHON" -c "print($k/100)")
+below=$("$SMFW_PYTHON" -c "print(($k-0.5)/100)")
 rc=$(gate_run g2 --max-error-rate "$at")
 [ "$rc" = 0 ] && [ ! -e "$work/g2/failure_reason.txt" ] || { echo "rate == limit must pass (exit $rc)"; cat "$work/g2.log"; exit 1; }
 rc=$(gate_run g3 --max-error-rate "$below")

@@ -28,7 +28,7 @@ if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then pin=(--pin-mock 0
 scale=1
 [ "${SMFW_SANITIZED:-0}" = 1 ] && scale=8 # ASan (2-3x slower): the same check on an eighth of the load
 set +e
-/usr/bin/python3 "$here/direct_groundtruth.py" --build "$SMFW_BUILD_DIR" --work "$work" \
+"$SMFW_PYTHON" "$here/direct_groundtruth.py" --build "$SMFW_BUILD_DIR" --work "$work" \
     --concurrency $((512 / scale)) --requests $((1536 / scale)) --warmup $((512 / scale)) \
     --tokens 8 --mock-args "--ttft-ms 400:100 --itl-ms 100:40 --split line" \
     --smfw-args "--workers 1" "${pin[@]}"
@@ -41,7 +41,7 @@ start_mock --ttft-ms 20 --itl-ms 5 --output-tokens 16 --split line
 rc=$(run_direct "$work/c8" --concurrency 8 --request-count 400 --warmup-request-count 8)
 stop_mock
 [ "$rc" = 0 ] || { echo "smfw exited $rc"; cat "$work/c8.log"; exit 1; }
-/usr/bin/python3 - "$work/c8/profile_export_aiperf.json" "$(machine_quiet)" <<'PY'
+"$SMFW_PYTHON" - "$work/c8/profile_export_aiperf.json" "$(machine_quiet)" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 rt, ot = j["request_throughput"]["avg"], j["output_token_throughput"]["avg"]

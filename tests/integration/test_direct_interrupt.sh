@@ -33,7 +33,7 @@ interrupt() {
 }
 
 check() { # check NAME WANT_VALID WANT_CANCELLED
-    /usr/bin/python3 - "$work/$1" "$2" "$3" <<'PY'
+    "$SMFW_PYTHON" - "$work/$1" "$2" "$3" <<'PY'
 import json, sys
 d, valid, cancelled = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 recs = [json.loads(l) for l in open(d + "/profile_export.jsonl")]
@@ -58,7 +58,7 @@ t1=$(date +%s.%N)
 [ "$rc" = 130 ] || { echo "one Ctrl-C: exit $rc, want 130"; cat "$work/one.log"; exit 1; }
 grep -q "interrupted" "$work/one.log"
 check one 4 0
-/usr/bin/python3 -c "import sys; d = $t1 - $t0; assert 1.2 < d < 10, d; print(f'one Ctrl-C: {d:.1f} s')"
+"$SMFW_PYTHON" -c "import sys; d = $t1 - $t0; assert 1.2 < d < 10, d; print(f'one Ctrl-C: {d:.1f} s')"
 
 start_mock --ttft-ms 20000 --itl-ms 1 --output-tokens 4 --split line
 t0=$(date +%s.%N)
@@ -66,7 +66,7 @@ rc=$(interrupt two "0.5 0.3")
 t1=$(date +%s.%N)
 [ "$rc" = 130 ] || { echo "two Ctrl-C: exit $rc, want 130"; cat "$work/two.log"; exit 1; }
 check two 0 4
-/usr/bin/python3 -c "import sys; d = $t1 - $t0; assert d < 8, d; print(f'two Ctrl-C: {d:.1f} s')"
+"$SMFW_PYTHON" -c "import sys; d = $t1 - $t0; assert d < 8, d; print(f'two Ctrl-C: {d:.1f} s')"
 
 rc=$(interrupt grace 0.5 --grace-period 1s)
 [ "$rc" = 130 ] || { echo "Ctrl-C with a 1 s grace: exit $rc, want 130"; cat "$work/grace.log"; exit 1; }
@@ -81,7 +81,7 @@ script -qfec "$(printf '%q ' "$SMFW" "${args[@]}" -o "$work/tty") 2>&1" /dev/nul
     > "$work/tty.out" < /dev/null
 "$SMFW" "${args[@]}" -o "$work/pipe" > "$work/pipe.out" 2>&1
 stop_mock
-/usr/bin/python3 - "$work/tty.out" "$work/pipe.out" <<'PY'
+"$SMFW_PYTHON" - "$work/tty.out" "$work/pipe.out" <<'PY'
 import re, sys
 tty = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
 pipe = open(sys.argv[2]).read()

@@ -45,7 +45,7 @@ stop_mock() {
 }
 
 # CLOCK_REALTIME - CLOCK_MONOTONIC in ns (records hold wall times; the mock mono times).
-clock_offset() { /usr/bin/python3 -c 'import time; print(time.time_ns() - time.monotonic_ns())'; }
+clock_offset() { "$SMFW_PYTHON" -c 'import time; print(time.time_ns() - time.monotonic_ns())'; }
 
 # run_direct OUTDIR ARGS... : smfw direct against the mock's SageMaker routes; echo exit code.
 run_direct() {
@@ -60,5 +60,5 @@ run_direct() {
 
 # 1 when the machine is not overloaded (load average below the core count).
 machine_quiet() {
-    /usr/bin/python3 -c 'import os; print(1 if os.getloadavg()[0] < os.cpu_count() else 0)'
+    "$SMFW_PYTHON" -c 'import os; print(1 if os.getloadavg()[0] < os.cpu_count() else 0)'
 }

@@ -22,7 +22,7 @@ rc=$(run_direct "$work/bad" "${common[@]}" --shard 4/3)
 grep -q "shard" "$work/bad.log"
 stop_mock
 
-/usr/bin/python3 - "$work" <<'PY'
+"$SMFW_PYTHON" - "$work" <<'PY'
 import json, sys
 w = sys.argv[1]
 def records(d):
@@ -57,7 +57,7 @@ PY
 # The merged shards form one complete run of 31 requests.
 "$SMFW" merge "$work/s1" "$work/s2" "$work/s3" -o "$work/merged" -q > "$work/merge.log" 2>&1 \
     || { echo "smfw merge failed"; cat "$work/merge.log"; exit 1; }
-/usr/bin/python3 - "$work/merged/profile_export_aiperf.json" <<'PY'
+"$SMFW_PYTHON" - "$work/merged/profile_export_aiperf.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 assert j["request_count"]["avg"] == 31, j["request_count"]

@@ -32,7 +32,7 @@ chromium_run() { # chromium_run OUTPUT_FLAG PAGE
 
 # check_dom DOM_FILE MIN_CHARTS: every svg.chart-svg has >= 1 point, each point a <title>.
 check_dom() {
-    /usr/bin/python3 - "$1" "$2" <<'PY'
+    "$SMFW_PYTHON" - "$1" "$2" <<'PY'
 import sys
 from html.parser import HTMLParser
 
@@ -81,7 +81,7 @@ PY
 
 # check_png FILE: a real PNG of the window size with content (not a blank page).
 check_png() {
-    /usr/bin/python3 - "$1" <<'PY'
+    "$SMFW_PYTHON" - "$1" <<'PY'
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
 if data[:8] != b"\x89PNG\r\n\x1a\n":

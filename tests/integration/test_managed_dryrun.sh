@@ -21,7 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/test_managed_lib.bash"
 
 # A custom dataset already in the staged {"text","output_length"} form.
-/usr/bin/python3 - <<'PY'
+"$SMFW_PYTHON" - <<'PY'
 import json
 with open("mine.jsonl", "w") as f:
     for i in range(12):
@@ -29,7 +29,7 @@ with open("mine.jsonl", "w") as f:
                            separators=(",", ":")) + "\n")
 PY
 
-/usr/bin/python3 - "$SMFW" <<'PY'
+"$SMFW_PYTHON" - "$SMFW" <<'PY'
 import datetime, hashlib, json, os, re, subprocess, sys
 smfw = sys.argv[1]
 base_env = {k: v for k, v in os.environ.items()

@@ -39,7 +39,7 @@ for n in 1 2 4; do
 done
 [ ! -e list/profile_export_aiperf.json ] || fail "a top-level report mixes the levels"
 # Reports were written beside the bundle, never into it: its files are the tarball's bytes.
-/usr/bin/python3 - <<'PY'
+"$SMFW_PYTHON" - <<'PY'
 import tarfile
 with tarfile.open("list/output.tar.gz") as t:
     n = 0
@@ -68,7 +68,7 @@ for f in sweep.md sweep.csv sweep.json sweep.html concurrency_1/profile_export_a
     concurrency_2/profile_export_aiperf.json; do
     [ -s "sw/$f" ] || fail "sw/$f missing" sw.err
 done
-/usr/bin/python3 - <<'PY'
+"$SMFW_PYTHON" - <<'PY'
 import json, re
 out = open("sw.out").read()
 rows = {int(m.group(1)): float(m.group(2)) for m in

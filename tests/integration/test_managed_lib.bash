@@ -79,7 +79,7 @@ expect_rc() {
 aws_py() {
     local script=$1
     shift
-    AWS_DATA_PATH="${SMFW_TESTDATA_DIR:-/work/shared/testdata}/awsmodels" /usr/bin/python3 - "$@" <<EOF
+    AWS_DATA_PATH="${SMFW_TESTDATA_DIR:?}/awsmodels" "$SMFW_PYTHON" - "$@" <<EOF
 import json, os, sys, hashlib
 import boto3, botocore.config
 _cfg = botocore.config.Config(s3={"addressing_style": "path"}, retries={"max_attempts": 1})
@@ -100,7 +100,7 @@ job_of() {
 # value in the bundle JSON it came from. One JSON: `smfw run`'s summary table (or a lone
 # `Results` block); several: one `Results at concurrency N` block per JSON, in order.
 check_numbers() {
-    /usr/bin/python3 - "$@" <<'PY'
+    "$SMFW_PYTHON" - "$@" <<'PY'
 import json, re, sys
 out = open(sys.argv[1] + ".out").read()
 files = sys.argv[2:]

@@ -26,7 +26,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/test_managed_lib.bash"
 
-/usr/bin/python3 - <<'PY'
+"$SMFW_PYTHON" - <<'PY'
 import json
 with open("mine.jsonl", "w") as f:
     for i in range(12):

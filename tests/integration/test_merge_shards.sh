@@ -25,7 +25,7 @@ cat "$work/shard1/profile_export.jsonl" "$work/shard2/profile_export.jsonl" \
 # One folder alone: its own aggregates.
 "$SMFW" merge "$work/shard2" -o "$work/shard2-again" -q
 
-/usr/bin/python3 - "$work" <<'PY'
+"$SMFW_PYTHON" - "$work" <<'PY'
 import json, math, sys
 w = sys.argv[1]
 def load(d):

@@ -10,7 +10,6 @@ set -euo pipefail
 : "${SMFW_BUILD_DIR:?}"
 MOCK="$SMFW_BUILD_DIR/tools/mock/smfw-mock"
 [ -x "$MOCK" ] || { echo "SKIP: smfw-mock not built"; exit 77; }
-/usr/bin/python3 -c 'import boto3' 2>/dev/null || { echo "SKIP: python3-boto3 missing"; exit 77; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/smfw-mock-extras.XXXXXX")
 pid=
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"; }
@@ -27,7 +26,7 @@ for _ in $(seq 100); do [ -s "$work/mock.out" ] && break; sleep 0.1; done
 URL=$(sed -n 's/^listening on //p' "$work/mock.out")
 [ -n "$URL" ] || { cat "$work/mock.err"; exit 1; }
 
-AWS_DATA_PATH="${SMFW_TESTDATA_DIR:-/nonexistent}/awsmodels" /usr/bin/python3 - "$URL" "$work/truth.jsonl" <<'PY'
+AWS_DATA_PATH="${SMFW_TESTDATA_DIR:?}/awsmodels" "$SMFW_PYTHON" - "$URL" "$work/truth.jsonl" <<'PY'
 import json, sys, threading, time, urllib.parse, urllib.request
 import boto3, botocore
 url, truth = sys.argv[1], sys.argv[2]

@@ -62,7 +62,7 @@ run="$work/run"
     >"$work/run.out" 2>"$work/run.err" || { tail -20 "$work/run.err"; fail "mock run with csv + hello"; }
 grep -q "^hello: request_count avg=10.00 requests" "$work/run.out" ||
     { cat "$work/run.out"; fail "hello did not report the run's 10 requests"; }
-/usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); \
+"$SMFW_PYTHON" -c "import json,sys; d=json.load(open(sys.argv[1])); \
 assert d['smfw']['dataset']['name'] == 'csv', d['smfw'].get('dataset')" \
     "$run/profile_export_aiperf.json" || fail "the run did not use the csv dataset"
 echo "a mock run used dataset csv and reporter hello"
@@ -86,7 +86,7 @@ grep -A2 '^\[reporter.hello\]' "$work/config.txt" | grep -q '^format = json' ||
     --dataset-file "$prompts" --request-count 4 --concurrency 2 --report hello \
     -o "$work/webhook" --progress none -q >"$work/webhook.out" 2>&1 ||
     { cat "$work/webhook.out"; fail "run with format = json"; }
-/usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); \
+"$SMFW_PYTHON" -c "import json,sys; d=json.load(open(sys.argv[1])); \
 assert d['event'] == 'smfw.run.finished' and d['metrics']['request_count']['avg'] == 4, d" \
     "$work/webhook/hello_webhook.json" || fail "hello_webhook.json is not the expected payload"
 printf '[reporter.hello]\nformat = xml\n' >"$work/bad.conf"

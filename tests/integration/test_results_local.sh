@@ -15,7 +15,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 
 check() { # check OUTPUT_FILE DIR... : compare every block with its JSON
-    /usr/bin/python3 - "$@" <<'EOF'
+    "$SMFW_PYTHON" - "$@" <<'EOF'
 import json, re, sys
 out = open(sys.argv[1]).read()
 dirs = sys.argv[2:]

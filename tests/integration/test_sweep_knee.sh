@@ -44,7 +44,7 @@ for f in sweep.json sweep.md sweep.csv sweep.html concurrency_1/profile_export.j
     [ -s "$work/sweep/$f" ] || { echo "missing $f"; exit 1; }
 done
 
-/usr/bin/python3 - "$work/sweep" "$SMFW_SOURCE_DIR/conf/prices.conf" <<'PY'
+"$SMFW_PYTHON" - "$work/sweep" "$SMFW_SOURCE_DIR/conf/prices.conf" <<'PY'
 import json, math, re, sys
 d, prices = sys.argv[1], sys.argv[2]
 s = json.load(open(d + "/sweep.json"))
@@ -87,11 +87,11 @@ print("knee", s["knee"]["load"], "target", a["target"], "cost", round(op["usd_pe
 PY
 
 # The saved folder gives the same decision, and an SLO lowers the operating point.
-"$SMFW" sweep --from "$work/sweep" --slo "ttft_p95=$(/usr/bin/python3 -c "
+"$SMFW" sweep --from "$work/sweep" --slo "ttft_p95=$("$SMFW_PYTHON" -c "
 import json; s=json.load(open('$work/sweep/sweep.json'))
 lv={l['load']:l for l in s['levels']}; print(lv[2]['ttft_p95_ms']*1.5)")ms" \
     --price-per-hour 1 -q
-/usr/bin/python3 - "$work/sweep" <<'PY'
+"$SMFW_PYTHON" - "$work/sweep" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1] + "/sweep.json"))
 assert s["knee"]["load"] == 4, s["knee"]

@@ -4,7 +4,7 @@
  *   tool_eventstream encode              JSON messages on stdin -> binary frames on stdout
  *   tool_eventstream decode [SPLIT]      binary frames on stdin -> JSON messages on stdout
  *
- * JSON form (as in shared/testdata/eventstream/decoded, with 64-bit values as
+ * JSON form (as in tests/data/eventstream/decoded, with 64-bit values as
  * strings so JavaScript does not round them):
  *   [{"headers":[{"name":..., "type":0..9, "value":...}], "payload":"<base64>",
  *     "total_length":N, "headers_length":N, "prelude_crc":N, "message_crc":N}]

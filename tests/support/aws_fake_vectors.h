@@ -1,6 +1,6 @@
 /*
  * aws_fake_vectors.h - reading the SigV4 test-vector request files of
- * shared/testdata/sigv4 (request line, headers with folded lines, body).
+ * tests/data/sigv4 (request line, headers with folded lines, body).
  */
 #ifndef SMFW_AWS_FAKE_VECTORS_H
 #define SMFW_AWS_FAKE_VECTORS_H

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-/* Path under ../shared/testdata (static buffer, valid until the next call). */
+/* Path under tests/data (static buffer, valid until the next call). */
 const char *smfw_test_data(const char *relative);
 /* A fresh temporary folder (mkdtemp under $TMPDIR); caller frees the string. */
 char *smfw_test_tmpdir(void);

@@ -1,7 +1,7 @@
 /*
  * test_direct_aiperf_fixtures.c - the direct backend's measurement path
  * reproduces AIPerf: each record of the real AIPerf exports in
- * shared/testdata/aiperf is turned back into the raw timing the direct
+ * tests/data/aiperf is turned back into the raw timing the direct
  * backend collects (request start, one stamp per content response, token
  * counts), run through smfw_record_derive() as record_build.c does, and the
  * derived per-request values (TTFT, TTST, latency, ICL, ITL, per-user and

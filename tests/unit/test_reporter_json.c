@@ -1,7 +1,7 @@
 /*
  * test_reporter_json.c - the json reporter against AIPerf's real summaries.
  *
- * Oracles nobody here wrote: the fixture files in shared/testdata/aiperf/
+ * Oracles nobody here wrote: the fixture files in tests/data/aiperf/
  * (AIPerf's own JSON, written by Python's json.dumps(indent=2)) and strings
  * produced by Python itself. For every fixture: load it, write it back, and
  * check the same keys, units, statistics keys and values, key order (§4.2),

@@ -1,6 +1,6 @@
 /*
  * test_sigv4_vectors.c - smfw's SigV4 signer and verifier against every case
- * in shared/testdata/sigv4: the classic AWS suite, the CRT suite (header
+ * in tests/data/sigv4: the classic AWS suite, the CRT suite (header
  * signing) and the smfw-generated set (botocore-made). Each case compares the
  * canonical request, the string to sign and the signature byte for byte.
  */
