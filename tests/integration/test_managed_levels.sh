@@ -10,7 +10,7 @@
 #  2. `smfw sweep --backend managed --concurrency 1,2 --run`: one job, the
 #     sweep table and sweep.{md,csv,json,html}, each level's throughput
 #     equal to the bundle's.
-#  3. `--sla time_to_first_token:45 --sla-concurrency 1,2,4`: goodput SLOs
+#  3. `--sla time_to_first_token:70 --sla-concurrency 1,2,4`: goodput SLOs
 #     in the spec; levels 1 and 2 meet them, 4 (queueing) does not; the
 #     highest level meeting the SLA is named.
 set -euo pipefail
@@ -81,7 +81,7 @@ print("2. sweep table levels 1, 2 equal to the bundle's throughput")
 PY
 
 # 3. Max concurrency under an SLA.
-managed sla --endpoint mock-endpoint --sla time_to_first_token:45 --sla-concurrency 1,2,4 \
+managed sla --endpoint mock-endpoint --sla time_to_first_token:70 --sla-concurrency 1,2,4 \
     --request-count 20 --run
 expect_rc 0 sla
 grep -q "Highest concurrency meeting the SLA (90% of requests within every SLO): 2$" sla.out ||
@@ -90,7 +90,7 @@ aws_py '
 job = sm.describe_ai_benchmark_job(AIBenchmarkJobName=sys.argv[1])
 cfg = sm.describe_ai_workload_config(AIWorkloadConfigName=job["AIWorkloadConfigIdentifier"].split("/")[-1])
 p = json.loads(cfg["AIWorkloadConfigs"]["WorkloadSpec"]["Inline"])["parameters"]
-assert p["concurrency"] == [1, 2, 4] and p["goodput"] == "time_to_first_token:45", p
+assert p["concurrency"] == [1, 2, 4] and p["goodput"] == "time_to_first_token:70", p
 for n, meets in ((1, True), (2, True), (4, False)):
     j = json.load(open(f"sla/bundle/output/concurrency_{n}/profile_export_aiperf.json"))
     frac = j["good_request_count"]["avg"] / j["request_count"]["avg"]
