@@ -31,6 +31,9 @@ if [ -n "$unformatted" ]; then
 fi
 echo "format: 1 passed, 0 failed"
 
+echo "== architecture rules (docs/architecture.md) =="
+bash tools/check_architecture.sh
+
 echo "== build (gcc, -Werror) =="
 cmake -S . -B build -DSMFW_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$jobs"
