@@ -488,8 +488,8 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
 
     if (o->mock) {
         if (!o->region) o->region = strdup("us-east-1");
-        st = direct_mock_start(&mock, o->mock_binary, o->endpoint, o->inference_component,
-                               o->region, o->mock_args, o->n_mock_args, err);
+        st = direct_mock_start(&mock, o->mock_binary, o->endpoint, o->region, o->mock_args,
+                               o->n_mock_args, err);
         if (st != SMFW_OK) goto out;
         free(o->endpoint_url);
         o->endpoint_url = strdup(mock.url);

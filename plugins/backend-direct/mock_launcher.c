@@ -82,8 +82,8 @@ static void *drain_main(void *arg) {
 }
 
 smfw_status direct_mock_start(direct_mock *m, const char *binary, const char *endpoint,
-                              const char *ic, const char *region, char *const *extra_args,
-                              size_t n_extra, smfw_error *err) {
+                              const char *region, char *const *extra_args, size_t n_extra,
+                              smfw_error *err) {
     memset(m, 0, sizeof *m);
     m->pid = -1;
     m->out_fd = -1;
@@ -124,10 +124,6 @@ smfw_status direct_mock_start(direct_mock *m, const char *binary, const char *en
     if (endpoint) {
         argv[argc++] = "--endpoint";
         argv[argc++] = (char *)endpoint;
-    }
-    if (ic) {
-        argv[argc++] = "--inference-component";
-        argv[argc++] = (char *)ic;
     }
     if (region) {
         argv[argc++] = "--region";

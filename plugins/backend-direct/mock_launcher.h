@@ -28,12 +28,14 @@ typedef struct direct_mock {
 } direct_mock;
 
 /**
- * Start the mock serving endpoint `endpoint` (and inference component `ic`,
- * may be NULL) in `region`; extra args are passed through.
+ * Start the mock serving endpoint `endpoint` in `region`; extra args are passed
+ * through. The run's --inference-component is not made up here: the mock hosts
+ * the components its own --inference-component (a --mock-arg) gives, and refuses
+ * others as SageMaker does.
  */
 smfw_status direct_mock_start(direct_mock *m, const char *binary, const char *endpoint,
-                              const char *ic, const char *region, char *const *extra_args,
-                              size_t n_extra, smfw_error *err);
+                              const char *region, char *const *extra_args, size_t n_extra,
+                              smfw_error *err);
 /** Terminate and reap it (SIGTERM, then SIGKILL after 5 s). Safe to call twice. */
 void direct_mock_stop(direct_mock *m);
 

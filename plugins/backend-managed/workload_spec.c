@@ -2,114 +2,53 @@
  * workload_spec.c - the WorkloadSpec SageMaker's benchmark runs:
  * {"benchmark":{"type":"aiperf"},"parameters":{...}}, built from the shared
  * [run]/[dataset] settings plus the backend's own keys, every parameter
- * checked against the documented set before any call (an unknown or
- * mistyped parameter would otherwise fail a billable job minutes later).
+ * checked against the documented set (workload_params.c) before any call (an
+ * unknown or mistyped parameter would otherwise fail a billable job minutes later).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "managed.h"
-
-typedef enum ptype {
-    P_INT_POS,    /* integer > 0 */
-    P_INT_NONNEG, /* integer >= 0 */
-    P_NUM_POS,    /* number > 0 */
-    P_NUM_NONNEG, /* number >= 0 */
-    P_PERCENT,    /* number in [0, 100] */
-    P_BOOL,
-    P_STRING,
-    P_INT_OR_LIST, /* concurrency: N or [N, ...] (a sweep) */
-    P_STR_OR_LIST, /* extra_inputs: "k:v" or ["k:v", ...] */
-    P_ENUM
-} ptype;
-
-typedef struct param_rule {
-    const char *name;
-    ptype type;
-    const char *choices; /* P_ENUM: "|a|b|c|" */
-} param_rule;
-
-/* AIPerf's options as the benchmark's WorkloadSpec names them (snake_case CLI names). */
-static const param_rule rules[] = {
-    {"prompt_input_tokens_mean", P_NUM_POS, NULL},
-    {"prompt_input_tokens_stddev", P_NUM_NONNEG, NULL},
-    {"output_tokens_mean", P_NUM_POS, NULL},
-    {"output_tokens_stddev", P_NUM_NONNEG, NULL},
-    {"concurrency", P_INT_OR_LIST, NULL},
-    {"request_count", P_INT_POS, NULL},
-    {"request_rate", P_NUM_POS, NULL},
-    {"request_rate_mode", P_ENUM, "|constant|poisson|gamma|"},
-    {"arrival_smoothness", P_NUM_POS, NULL},
-    {"benchmark_duration", P_NUM_POS, NULL},
-    {"benchmark_grace_period", P_NUM_NONNEG, NULL},
-    {"warmup_request_count", P_INT_NONNEG, NULL},
-    {"warmup_duration", P_NUM_NONNEG, NULL},
-    {"warmup_concurrency", P_INT_POS, NULL},
-    {"warmup_request_rate", P_NUM_POS, NULL},
-    {"goodput", P_STRING, NULL},
-    {"extra_inputs", P_STR_OR_LIST, NULL},
-    {"streaming", P_BOOL, NULL},
-    {"tokenizer", P_STRING, NULL},
-    {"random_seed", P_INT_NONNEG, NULL},
-    {"custom_dataset_type", P_ENUM, "|single_turn|multi_turn|mooncake_trace|random_pool|"},
-    {"input_file", P_STRING, NULL},
-    {"public_dataset", P_ENUM, "|sharegpt|"},
-    {"num_dataset_entries", P_INT_POS, NULL},
-    {"dataset_sampling_strategy", P_ENUM, "|sequential|random|shuffle|"},
-    {"request_timeout_seconds", P_NUM_POS, NULL},
-    {"request_cancellation_rate", P_PERCENT, NULL},
-    {"request_cancellation_delay", P_NUM_NONNEG, NULL},
-    {"use_server_token_count", P_BOOL, NULL},
-    {"slice_duration", P_NUM_POS, NULL},
-};
-
-static const param_rule *rule_find(const char *name) {
-    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
-        if (strcmp(rules[i].name, name) == 0) return &rules[i];
-    return NULL;
-}
+#include "workload_params.h"
 
 static int is_int(json_t *v, long long min) {
     return json_is_integer(v) && json_integer_value(v) >= min;
 }
 
 smfw_status managed_spec_check_param(const char *name, json_t *v, smfw_error *err) {
-    const param_rule *r = rule_find(name);
+    const workload_param *r = workload_param_find(name);
     if (!r) {
-        char known[1200] = "";
-        size_t o = 0;
-        for (size_t i = 0; i < sizeof rules / sizeof rules[0] && o < sizeof known; i++)
-            o +=
-                (size_t)snprintf(known + o, sizeof known - o, "%s%s", i ? ", " : "", rules[i].name);
+        char known[1200];
+        workload_param_names(known, sizeof known);
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "unknown WorkloadSpec parameter \"%s\" (known: %s)", name, known);
     }
     const char *want = NULL;
     double d = json_number_value(v);
     switch (r->type) {
-    case P_INT_POS:
+    case WP_INT_POS:
         if (!is_int(v, 1)) want = "an integer above 0";
         break;
-    case P_INT_NONNEG:
+    case WP_INT_NONNEG:
         if (!is_int(v, 0)) want = "an integer of 0 or more";
         break;
-    case P_NUM_POS:
+    case WP_NUM_POS:
         if (!json_is_number(v) || !(d > 0) || !isfinite(d)) want = "a number above 0";
         break;
-    case P_NUM_NONNEG:
+    case WP_NUM_NONNEG:
         if (!json_is_number(v) || !(d >= 0) || !isfinite(d)) want = "a number of 0 or more";
         break;
-    case P_PERCENT:
+    case WP_PERCENT:
         if (!json_is_number(v) || !(d >= 0 && d <= 100)) want = "a percentage (0-100)";
         break;
-    case P_BOOL:
+    case WP_BOOL:
         if (!json_is_boolean(v)) want = "true or false";
         break;
-    case P_STRING:
+    case WP_STRING:
         if (!json_is_string(v) || !*json_string_value(v)) want = "a non-empty string";
         break;
-    case P_INT_OR_LIST:
+    case WP_INT_OR_LIST:
         if (json_is_array(v)) {
             size_t i;
             json_t *x;
@@ -119,7 +58,7 @@ smfw_status managed_spec_check_param(const char *name, json_t *v, smfw_error *er
         } else if (!is_int(v, 1))
             want = "an integer above 0 or a list of them";
         break;
-    case P_STR_OR_LIST:
+    case WP_STR_OR_LIST:
         if (json_is_array(v)) {
             size_t i;
             json_t *x;
@@ -128,7 +67,7 @@ smfw_status managed_spec_check_param(const char *name, json_t *v, smfw_error *er
         } else if (!json_is_string(v))
             want = "a string or a list of strings";
         break;
-    case P_ENUM: {
+    case WP_ENUM: {
         const char *s = json_string_value(v);
         char probe[128];
         if (s) snprintf(probe, sizeof probe, "|%s|", s);
@@ -140,7 +79,7 @@ smfw_status managed_spec_check_param(const char *name, json_t *v, smfw_error *er
         char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
         smfw_status st =
             smfw_error_set(err, SMFW_ERR_CONFIG, "WorkloadSpec parameter %s = %s: expected %s%s",
-                           name, text ? text : "?", r->type == P_ENUM ? "one of " : "", want);
+                           name, text ? text : "?", r->type == WP_ENUM ? "one of " : "", want);
         free(text);
         return st;
     }
@@ -164,8 +103,9 @@ smfw_status managed_spec_apply_extra(json_t *params, const char *item, smfw_erro
         v = json_string(text); /* plain words are strings */
     }
     /* A list given with ';' (commas separate list items in the config). */
-    if (json_is_string(v) && strchr(text, ';') && rule_find(name) &&
-        (rule_find(name)->type == P_INT_OR_LIST || rule_find(name)->type == P_STR_OR_LIST)) {
+    const workload_param *rule = workload_param_find(name);
+    if (json_is_string(v) && strchr(text, ';') && rule &&
+        (rule->type == WP_INT_OR_LIST || rule->type == WP_STR_OR_LIST)) {
         json_t *arr = json_array();
         char buf[1024];
         snprintf(buf, sizeof buf, "%s", text);

@@ -161,6 +161,14 @@ test("Runtime validation: unknown endpoint, target model on a stream, inference 
     client.send(new InvokeEndpointCommand({ EndpointName: "ep-a", Body: chatBody(2), ContentType: "application/json", TargetVariant: "Blue" })),
     (e) => e.name === "ValidationError" && /Variant Blue not found/.test(e.message),
   );
+  // ep-a hosts no components: naming one is refused (400), in SageMaker's words.
+  for (const Cmd of [InvokeEndpointCommand, InvokeEndpointWithResponseStreamCommand]) {
+    await assert.rejects(
+      client.send(new Cmd({ EndpointName: "ep-a", InferenceComponentName: "nosuch", Body: chatBody(2, { stream: Cmd !== InvokeEndpointCommand }), ContentType: "application/json" })),
+      (e) => e.name === "ValidationError" && e.$metadata.httpStatusCode === 400 &&
+        /^Inference Component Name header is not allowed for endpoints to which you dont plan to deploy inference components\./.test(e.message),
+    );
+  }
   // ep-ic hosts ic-1: the component header is required and must name a real component.
   await assert.rejects(
     client.send(new InvokeEndpointCommand({ EndpointName: "ep-ic", Body: chatBody(2), ContentType: "application/json" })),
@@ -168,7 +176,7 @@ test("Runtime validation: unknown endpoint, target model on a stream, inference 
   );
   await assert.rejects(
     client.send(new InvokeEndpointCommand({ EndpointName: "ep-ic", InferenceComponentName: "ic-x", Body: chatBody(2), ContentType: "application/json" })),
-    (e) => e.name === "ValidationError",
+    (e) => e.name === "ValidationError" && e.$metadata.httpStatusCode === 400 && /Inference Component ic-x not found/.test(e.message),
   );
   const ok = await client.send(new InvokeEndpointCommand({
     EndpointName: "ep-ic", InferenceComponentName: "ic-1", Body: chatBody(3), ContentType: "application/json",

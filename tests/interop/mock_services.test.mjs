@@ -210,6 +210,30 @@ test("workload configs: create, duplicate, validation, describe, list, delete", 
   const err = await raw.json();
   assert.equal(err.__type, "ValidationException");
   assert.match(err.message, /S3Uri/);
+  // Inline is an opaque string in the model; the mock checks its parameters against smfw's
+  // documented list (the managed backend's), so an unknown one is refused at creation.
+  await assert.rejects(
+    sm.send(new CreateAIWorkloadConfigCommand({
+      AIWorkloadConfigName: "wl-unknown",
+      AIWorkloadConfigs: { WorkloadSpec: { Inline: JSON.stringify({ parameters: { no_such_parameter: 1 } }) } },
+    })),
+    (e) => e.name === "ValidationException" && e.$metadata.httpStatusCode === 400 &&
+      /Unknown WorkloadSpec parameter "no_such_parameter" \(accepted: prompt_input_tokens_mean, .*slice_duration\)/.test(e.message),
+  );
+  await assert.rejects(sm.send(new DescribeAIWorkloadConfigCommand({ AIWorkloadConfigName: "wl-unknown" })), (e) => e.name === "ResourceNotFound");
+  // Every documented parameter is accepted (values are checked when the job runs).
+  const documented = ["prompt_input_tokens_mean", "prompt_input_tokens_stddev", "output_tokens_mean",
+    "output_tokens_stddev", "concurrency", "request_count", "request_rate", "request_rate_mode",
+    "arrival_smoothness", "benchmark_duration", "benchmark_grace_period", "warmup_request_count",
+    "warmup_duration", "warmup_concurrency", "warmup_request_rate", "goodput", "extra_inputs",
+    "streaming", "tokenizer", "random_seed", "custom_dataset_type", "input_file", "public_dataset",
+    "num_dataset_entries", "dataset_sampling_strategy", "request_timeout_seconds",
+    "request_cancellation_rate", "request_cancellation_delay", "use_server_token_count", "slice_duration"];
+  await sm.send(new CreateAIWorkloadConfigCommand({
+    AIWorkloadConfigName: "wl-all",
+    AIWorkloadConfigs: { WorkloadSpec: { Inline: JSON.stringify({ benchmark: { type: "aiperf" }, parameters: Object.fromEntries(documented.map((k) => [k, 1])) }) } },
+  }));
+  await sm.send(new DeleteAIWorkloadConfigCommand({ AIWorkloadConfigName: "wl-all" }));
   const desc = await sm.send(new DescribeAIWorkloadConfigCommand({ AIWorkloadConfigName: "wl-1" }));
   assert.equal(desc.AIWorkloadConfigs.WorkloadSpec.Inline, spec);
   assert.ok(desc.CreationTime instanceof Date);
@@ -420,12 +444,12 @@ test("a bad WorkloadSpec fails the job with ClientError; StopAIBenchmarkJob stop
     OutputConfig: { S3OutputLocation: "s3://bench-in/misc/" }, RoleArn: `arn:aws:iam::${ACCOUNT}:role/SageMakerRole`,
   }));
   await sm.send(new CreateAIWorkloadConfigCommand({
-    AIWorkloadConfigName: "wl-bad", AIWorkloadConfigs: { WorkloadSpec: { Inline: JSON.stringify({ benchmark: { type: "aiperf" }, parameters: { turbo_mode: 1 } }) } },
+    AIWorkloadConfigName: "wl-bad", AIWorkloadConfigs: { WorkloadSpec: { Inline: JSON.stringify({ benchmark: { type: "aiperf" }, parameters: { request_count: "ten" } }) } },
   }));
   await create("bad-1", "wl-bad");
   const bad = await waitForStatus(sm, "bad-1", ["Failed", "Completed"]);
   assert.equal(bad.AIBenchmarkJobStatus, "Failed");
-  assert.match(bad.FailureReason, /^ClientError: unknown WorkloadSpec parameter "turbo_mode"/);
+  assert.match(bad.FailureReason, /^ClientError: WorkloadSpec parameter request_count = "ten": expected an integer above 0/);
 
   await sm.send(new CreateAIWorkloadConfigCommand({
     AIWorkloadConfigName: "wl-long", AIWorkloadConfigs: { WorkloadSpec: { Inline: JSON.stringify({ benchmark: { type: "aiperf" }, parameters: { concurrency: 2, benchmark_duration: 120 } }) } },

@@ -15,6 +15,7 @@
 /* The plugin's files are compiled in: they are internal to the module. */
 #include "../../plugins/backend-managed/names.c"
 #include "../../plugins/backend-managed/plan.c"
+#include "../../plugins/backend-managed/workload_params.c"
 #include "../../plugins/backend-managed/workload_spec.c"
 #include "../../plugins/backend-managed/preflight.c"
 #include "../../plugins/backend-managed/job.c"

@@ -8,6 +8,7 @@
  * Workload configs and jobs persist in <state-dir>/controlplane.json.
  */
 #include "jobs.h"
+#include "workload_params.h"
 
 #include <smfw/backend.h>
 
@@ -547,6 +548,28 @@ static int validate_dataset_config(mock_request *req, json_t *dc) {
     return 0;
 }
 
+/* The first WorkloadSpec parameter the documented list (workload_params.c, the one the managed
+ * backend checks) lacks, copied into out; 0 when none. The model cannot decide this (Inline is an
+ * opaque string there). A spec that is not JSON is left to the job, which reads JSON only. */
+static int spec_unknown_param(const char *inline_text, char *out, size_t size) {
+    json_t *root = json_loads(inline_text, 0, NULL);
+    json_t *params = json_object_get(root, "parameters");
+    const char *key;
+    json_t *v;
+    int found = 0;
+    if (json_is_object(params)) {
+        json_object_foreach(params, key, v) {
+            if (!workload_param_find(key)) {
+                snprintf(out, size, "%s", key);
+                found = 1;
+                break;
+            }
+        }
+    }
+    json_decref(root);
+    return found;
+}
+
 static void op_create_config(mock_controlplane *cp, mock_request *req, json_t *in) {
     const char *name = jstr(in, "AIWorkloadConfigName");
     if (!name || !mock_name_valid(name, 63)) {
@@ -585,6 +608,14 @@ static void op_create_config(mock_controlplane *cp, mock_request *req, json_t *i
         if (!inl || !*inl) {
             cp_invalid(req, "aIWorkloadConfigs.workloadSpec.inline", NULL,
                        "Member must have length greater than or equal to 1");
+            return;
+        }
+        char unknown[128], known[1024];
+        if (spec_unknown_param(inl, unknown, sizeof unknown)) {
+            workload_param_names(known, sizeof known);
+            cp_error(req, "ValidationException",
+                     "Unknown WorkloadSpec parameter \"%.100s\" (accepted: %.800s)", unknown,
+                     known);
             return;
         }
     }

@@ -8,6 +8,7 @@
  */
 #include "mock.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +40,14 @@ int mock_fault_parse(const char *spec, mock_fault_kind *kind, double *rate) {
             return 0;
         }
     }
-    return -1;
+    return -2; /* well formed, but no such kind: the caller names it */
+}
+
+void mock_fault_kinds(char *out, size_t size) {
+    size_t o = 0;
+    if (size) out[0] = '\0';
+    for (int k = 1; k < MOCK_FAULT_COUNT && o < size; k++)
+        o += (size_t)snprintf(out + o, size - o, "%s%s", k > 1 ? ", " : "", fault_names[k]);
 }
 
 /* Whether a fault can happen on this kind of response. */

@@ -188,7 +188,10 @@ int mock_sigv4_scope(const mock_request *req, char *region, size_t region_size, 
 /* ---- faults (faults.c) ------------------------------------------------------------------- */
 
 const char *mock_fault_name(mock_fault_kind kind);
+/* "KIND:RATE": 0; -1 when malformed (no colon, bad rate); -2 when KIND is no fault's name. */
 int mock_fault_parse(const char *spec, mock_fault_kind *kind, double *rate);
+/* "http-500, throttle, ...": every kind --fault takes, for messages. */
+void mock_fault_kinds(char *out, size_t size);
 /* Draw the fault for one inference request (NONE most of the time); counts it. */
 mock_fault_kind mock_fault_draw(mock_server *srv, int streaming, int eventstream);
 

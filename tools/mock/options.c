@@ -224,7 +224,17 @@ static int apply(mock_options *opt, const char *name, const char *value, int *ex
         for (char *tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
             mock_fault_kind kind;
             double rate;
-            if (mock_fault_parse(tok, &kind, &rate) != 0) {
+            int rc = mock_fault_parse(tok, &kind, &rate);
+            if (rc == -2) {
+                char kinds[256];
+                mock_fault_kinds(kinds, sizeof kinds);
+                snprintf(err, err_size,
+                         "--fault: unknown fault kind \"%.*s\" in \"%s\" (known: %s)",
+                         (int)strcspn(tok, ":"), tok, tok, kinds);
+                free(copy);
+                return -1;
+            }
+            if (rc != 0) {
                 snprintf(err, err_size,
                          "--fault wants KIND:RATE (e.g. throttle:0.05 or drop:2%%), got \"%s\"",
                          tok);

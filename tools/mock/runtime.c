@@ -94,8 +94,10 @@ void mock_runtime_handle(mock_server *srv, mock_request *req, const char *endpoi
         return;
     }
     if (component && !hosts_components) {
-        snprintf(msg, sizeof msg, "Endpoint %s does not host inference components.", endpoint);
-        runtime_invalid(req, msg);
+        /* SageMaker's wording, as users report it (docs/mock.md). */
+        runtime_invalid(req, "Inference Component Name header is not allowed for endpoints to "
+                             "which you dont plan to deploy inference components. Please remove "
+                             "the Inference Component Name header and try again.");
         return;
     }
     const char *component_home = component ? mock_component_endpoint(opt, component) : NULL;
