@@ -305,6 +305,13 @@ smfw_status smfw_results_compute(smfw_results *r, const smfw_goodput_slo *slos, 
             free(order);
             return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory computing statistics");
         }
+        /* AIPerf's sum is MetricArray's running sum (GrowableArray track_sum: += each value
+         * as it is appended), not np.sum; they differ for values that are not whole. */
+        if (k) {
+            double run = 0.0;
+            for (size_t i = 0; i < k; i++) run += vals[i];
+            r->stats[m].sum = run * mi->display_scale;
+        }
     }
     free(vals);
     /* Inter-chunk latency: every gap of every valid request pooled (chunk-weighted). */
@@ -322,6 +329,13 @@ smfw_status smfw_results_compute(smfw_results *r, const smfw_goodput_slo *slos, 
             k += rec->icl_len;
         }
         smfw_status st = smfw_stats_compute(icl, k, 1e-6, &r->stats[SMFW_M_INTER_CHUNK_LATENCY]);
+        /* ICL is extended a record's list at a time: the running sum adds np.sum of each list. */
+        double run = 0.0;
+        for (size_t i = 0; i < n; i++) {
+            const smfw_record *rec = &r->records[order[i]];
+            if (!rec->error) run += smfw_stats_sum(rec->icl, rec->icl_len);
+        }
+        r->stats[SMFW_M_INTER_CHUNK_LATENCY].sum = run * 1e-6;
         free(icl);
         if (st != SMFW_OK) {
             free(order);

@@ -52,7 +52,7 @@ static double pairwise_sum(const double *v, size_t n) {
  * elements) at a time and adds each block's pairwise sum to the running total. */
 #define NUMPY_REDUCE_BLOCK 8192
 
-static double numpy_sum(const double *v, size_t n) {
+double smfw_stats_sum(const double *v, size_t n) {
     double s = 0.0;
     for (size_t i = 0; i < n; i += NUMPY_REDUCE_BLOCK)
         s += pairwise_sum(v + i, n - i < NUMPY_REDUCE_BLOCK ? n - i : NUMPY_REDUCE_BLOCK);
@@ -70,13 +70,13 @@ smfw_status smfw_stats_compute(const double *values, size_t n, double scale, smf
         return SMFW_ERR_NOMEM;
     }
     memcpy(sorted, values, n * sizeof *sorted);
-    double sum = numpy_sum(values, n);
+    double sum = smfw_stats_sum(values, n);
     double mean = sum / (double)n;
     for (size_t i = 0; i < n; i++) {
         double d = values[i] - mean;
         dev[i] = d * d;
     }
-    double var = numpy_sum(dev, n) / (double)n;
+    double var = smfw_stats_sum(dev, n) / (double)n;
     qsort(sorted, n, sizeof *sorted, cmp_double);
     out->present = 1;
     out->avg = mean * scale;

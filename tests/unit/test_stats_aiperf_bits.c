@@ -19,6 +19,7 @@
  */
 #include <check.h>
 #include <jansson.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -237,6 +238,64 @@ START_TEST(reader_recovers_base_values) {
 }
 END_TEST
 
+/*
+ * AIPerf 0.8+ writes `sum` = MetricArray.sum, GrowableArray's running sum (track_sum:
+ * 0.0, then += each value as it is appended; a list-valued metric such as ICL adds
+ * float(np.sum(list)) per record). No fixture holds both a sum and its records, so the
+ * rule is pinned on the legacy records: in completion order, and not np.sum, which
+ * differs here for the per-user throughput (whole-valued metrics sum exactly either way).
+ */
+START_TEST(sum_is_aiperf_running_sum) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/profile_export.jsonl", smfw_test_data(LEGACY));
+    smfw_error err;
+    smfw_results *r = smfw_results_new();
+    ck_assert_int_eq(smfw_results_load_jsonl(r, path, &err), SMFW_OK);
+    ck_assert_int_eq(smfw_results_compute(r, NULL, 0, &err), SMFW_OK);
+    /* Completion order, as the records manager appends (request end, then position). */
+    size_t n = 0, *order = malloc(r->n_records * sizeof *order);
+    ck_assert_ptr_nonnull(order);
+    for (size_t i = 0; i < r->n_records; i++)
+        if (!r->records[i].error) order[n++] = i;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0; j--) {
+            const smfw_record *a = &r->records[order[j - 1]], *b = &r->records[order[j]];
+            int64_t ea = a->request_start_ns + (int64_t)llround(a->values[SMFW_M_REQUEST_LATENCY]);
+            int64_t eb = b->request_start_ns + (int64_t)llround(b->values[SMFW_M_REQUEST_LATENCY]);
+            if (ea <= eb) break;
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    double *v = malloc(n * sizeof *v);
+    ck_assert_ptr_nonnull(v);
+    int differs = 0;
+    for (int m = 0; m < SMFW_M_RECORD_COUNT_; m++) {
+        if (m == SMFW_M_INTER_CHUNK_LATENCY || !r->stats[m].present ||
+            smfw_metric_get((smfw_metric_id)m)->kind != SMFW_METRIC_RECORD)
+            continue;
+        size_t k = 0;
+        double run = 0.0;
+        for (size_t i = 0; i < n; i++)
+            if (smfw_record_has(&r->records[order[i]], (smfw_metric_id)m)) {
+                v[k] = r->records[order[i]].values[m];
+                run += v[k++];
+            }
+        double scale = smfw_metric_get((smfw_metric_id)m)->display_scale;
+        expect_bits(smfw_metric_get((smfw_metric_id)m)->tag, r->stats[m].sum, run * scale);
+        if (!same_bits(run * scale, smfw_stats_sum(v, k) * scale)) differs++;
+    }
+    ck_assert_int_ge(differs, 1); /* per-user throughput here (ITL's sums happen to agree) */
+    double icl = 0.0;
+    for (size_t i = 0; i < n; i++)
+        icl += smfw_stats_sum(r->records[order[i]].icl, r->records[order[i]].icl_len);
+    expect_bits("inter_chunk_latency sum", r->stats[SMFW_M_INTER_CHUNK_LATENCY].sum, icl * 1e-6);
+    free(v);
+    free(order);
+    smfw_results_free(r);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("stats_aiperf_bits");
     TCase *tc = tcase_create("legacy");
@@ -245,6 +304,7 @@ int main(void) {
     tcase_add_test(tc, file_order_moves_std_by_one_bit);
     tcase_add_test(tc, jsonl_writer_reproduces_aiperf_values);
     tcase_add_test(tc, reader_recovers_base_values);
+    tcase_add_test(tc, sum_is_aiperf_running_sum);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
