@@ -1,14 +1,16 @@
 /*
  * test_stats_numpy.c - smfw's statistics bit for bit against numpy itself.
  *
- * Seeded arrays (sizes around numpy's pairwise blocks of 8 and 128, mixed
- * magnitudes, integers-as-doubles, nanosecond-scale values, ties) go to a
+ * Seeded arrays (sizes around numpy's pairwise blocks of 8 and 128 and its
+ * 8192-element reduce buffer, mixed magnitudes, integers-as-doubles,
+ * nanosecond-scale values, ties) go to a
  * scratch file as C hex floats; SMFW_NUMPY_PYTHON computes
  * np.percentile(method="linear"), np.mean, np.std, np.sum, np.min and np.max
  * and prints float.hex() of each. Every smfw result must have the same bit
  * pattern. The test also counts the cases that only numpy's _lerp branch
  * (g >= 0.5) and only pairwise summation get right, and requires many of
- * each, so dropping either from core/stats.c fails here.
+ * each, so dropping either from core/stats.c fails here (as do the
+ * (n - 1) * p / 100 virtual index and a sum without the 8192 blocks).
  */
 #include <check.h>
 #include <inttypes.h>
