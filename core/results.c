@@ -214,6 +214,53 @@ static int record_is_good(const smfw_record *rec, const smfw_goodput_slo *slos, 
     return 1;
 }
 
+typedef struct {
+    int64_t end;
+    size_t index;
+} end_key;
+
+static int cmp_end_key(const void *a, const void *b) {
+    const end_key *x = a, *y = b;
+    if (x->end != y->end) return x->end < y->end ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * The order in which valid records feed the distributions. AIPerf appends each
+ * value as its record reaches the records manager, i.e. in completion order,
+ * while its profile_export.jsonl comes out in another order; the pairwise sums
+ * behind avg and std depend on the order (the legacy fixture's request_latency
+ * and output_sequence_length std differ in the last bit in file order). So:
+ * by request end (start + latency), ties by position; input order when any
+ * valid record lacks either time. Error records keep their order.
+ */
+static size_t *aggregation_order(const smfw_results *r) {
+    size_t n = r->n_records;
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    end_key *keys = malloc((n ? n : 1) * sizeof *keys);
+    if (!order || !keys) {
+        free(order);
+        free(keys);
+        return NULL;
+    }
+    size_t k = 0, e = 0;
+    int timed = 1;
+    for (size_t i = 0; i < n; i++) {
+        const smfw_record *rec = &r->records[i];
+        if (rec->error) continue;
+        if (rec->request_start_ns <= 0 || !smfw_record_has(rec, SMFW_M_REQUEST_LATENCY)) timed = 0;
+        keys[k].end = rec->request_start_ns + (int64_t)llround(rec->values[SMFW_M_REQUEST_LATENCY]);
+        keys[k].index = i;
+        k++;
+    }
+    if (timed) qsort(keys, k, sizeof *keys, cmp_end_key);
+    for (size_t i = 0; i < k; i++) order[i] = keys[i].index;
+    for (size_t i = 0; i < n; i++)
+        if (r->records[i].error) order[k + e++] = i;
+    free(keys);
+    return order;
+}
+
 smfw_status smfw_results_compute(smfw_results *r, const smfw_goodput_slo *slos, size_t n_slos,
                                  smfw_error *err) {
     size_t n = r->n_records;
@@ -227,7 +274,12 @@ smfw_status smfw_results_compute(smfw_results *r, const smfw_goodput_slo *slos, 
     r->n_errors = 0;
 
     double *vals = malloc((n ? n : 1) * sizeof *vals);
-    if (!vals) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory computing statistics");
+    size_t *order = aggregation_order(r);
+    if (!vals || !order) {
+        free(vals);
+        free(order);
+        return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory computing statistics");
+    }
     size_t n_valid = 0, n_err = 0, n_icl = 0;
     for (size_t i = 0; i < n; i++) {
         if (r->records[i].error)
@@ -244,31 +296,53 @@ smfw_status smfw_results_compute(smfw_results *r, const smfw_goodput_slo *slos, 
         int want_errors = mi->kind == SMFW_METRIC_ERROR_RECORD;
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
-            const smfw_record *rec = &r->records[i];
+            const smfw_record *rec = &r->records[order[i]];
             if ((rec->error != NULL) != want_errors) continue;
             if (smfw_record_has(rec, (smfw_metric_id)m)) vals[k++] = rec->values[m];
         }
         if (k && smfw_stats_compute(vals, k, mi->display_scale, &r->stats[m]) != SMFW_OK) {
             free(vals);
+            free(order);
             return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory computing statistics");
+        }
+        /* AIPerf's sum is MetricArray's running sum (GrowableArray track_sum: += each value
+         * as it is appended), not np.sum; they differ for values that are not whole. */
+        if (k) {
+            double run = 0.0;
+            for (size_t i = 0; i < k; i++) run += vals[i];
+            r->stats[m].sum = run * mi->display_scale;
         }
     }
     free(vals);
     /* Inter-chunk latency: every gap of every valid request pooled (chunk-weighted). */
     if (n_icl) {
         double *icl = malloc(n_icl * sizeof *icl);
-        if (!icl) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory pooling ICL");
+        if (!icl) {
+            free(order);
+            return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory pooling ICL");
+        }
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
-            const smfw_record *rec = &r->records[i];
+            const smfw_record *rec = &r->records[order[i]];
             if (rec->error) continue;
             memcpy(icl + k, rec->icl, rec->icl_len * sizeof *icl);
             k += rec->icl_len;
         }
         smfw_status st = smfw_stats_compute(icl, k, 1e-6, &r->stats[SMFW_M_INTER_CHUNK_LATENCY]);
+        /* ICL is extended a record's list at a time: the running sum adds np.sum of each list. */
+        double run = 0.0;
+        for (size_t i = 0; i < n; i++) {
+            const smfw_record *rec = &r->records[order[i]];
+            if (!rec->error) run += smfw_stats_sum(rec->icl, rec->icl_len);
+        }
+        r->stats[SMFW_M_INTER_CHUNK_LATENCY].sum = run * 1e-6;
         free(icl);
-        if (st != SMFW_OK) return smfw_error_set(err, st, "out of memory pooling ICL");
+        if (st != SMFW_OK) {
+            free(order);
+            return smfw_error_set(err, st, "out of memory pooling ICL");
+        }
     }
+    free(order);
     /* Counts, timestamps, totals. */
     if (n_valid) smfw_stats_single(&r->stats[SMFW_M_REQUEST_COUNT], (double)n_valid);
     if (n_err) smfw_stats_single(&r->stats[SMFW_M_ERROR_REQUEST_COUNT], (double)n_err);

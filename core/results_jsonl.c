@@ -33,9 +33,9 @@ static const smfw_metric_id jsonl_order[] = {SMFW_M_INPUT_SEQUENCE_LENGTH,
                                              SMFW_M_ERROR_ISL};
 
 static void put_value(smfw_buf *b, const smfw_metric_info *mi, double base) {
-    /* Divide rather than multiply, as AIPerf does (31742934 ns -> 31.742934 ms exactly). */
-    double v =
-        mi->display_scale < 1.0 ? base / round(1.0 / mi->display_scale) : base * mi->display_scale;
+    /* AIPerf's convert_to multiplies by per_second ratio (ns -> ms: x 1e-6, so 31742934 ns is
+     * 31.742933999999998 ms); every ms value of the fixtures' JSONL is written that way. */
+    double v = base * mi->display_scale;
     if (mi->integer_valued && v == floor(v) && fabs(v) < 9e15)
         smfw_buf_printf(b, "%.0f", v);
     else
@@ -202,6 +202,19 @@ static double unit_to_base(const char *unit, const smfw_metric_info *mi) {
     return 1.0;
 }
 
+/*
+ * A value in the file's unit back to base units. AIPerf (and smfw) wrote ns x 1e-6, so
+ * the nearest whole ns that converts back to the very same double is the value it had
+ * (ns differ by far more than a double's spacing below ~52 days); anything else, such as
+ * a derived ITL, is only scaled.
+ */
+static double file_to_base(double x, double f, const smfw_metric_info *mi) {
+    double b = x * f;
+    if (f == 1.0 || strcmp(mi->base_unit, "ns") != 0) return b;
+    double whole = nearbyint(b);
+    return fabs(whole) < 9007199254740992.0 && whole * (1.0 / f) == x ? whole : b;
+}
+
 static int64_t json_i64(json_t *v) {
     if (json_is_integer(v)) return (int64_t)json_integer_value(v);
     if (json_is_real(v)) return (int64_t)llround(json_real_value(v));
@@ -261,7 +274,7 @@ static smfw_status read_metric(smfw_record *rec, const char *tag, json_t *obj, j
             if (!json_is_number(x))
                 return smfw_error_set(err, SMFW_ERR_PROTOCOL,
                                       "inter_chunk_latency item %zu is not a number", i);
-            rec->icl[i] = json_number_value(x) * f;
+            rec->icl[i] = file_to_base(json_number_value(x), f, mi);
         }
         rec->icl_len = n;
         return SMFW_OK;
@@ -269,8 +282,29 @@ static smfw_status read_metric(smfw_record *rec, const char *tag, json_t *obj, j
     if (json_is_null(val)) return SMFW_OK;
     if (!json_is_number(val))
         return smfw_error_set(err, SMFW_ERR_PROTOCOL, "metric %s has a non-numeric value", tag);
-    smfw_record_set(rec, (smfw_metric_id)id, json_number_value(val) * f);
+    smfw_record_set(rec, (smfw_metric_id)id, file_to_base(json_number_value(val), f, mi));
     return SMFW_OK;
+}
+
+/*
+ * ITL is (latency - TTFT) / (OSL - 1) in ns, not whole ns, so the file's ms value alone
+ * does not give back AIPerf's double; the formula over the recovered whole-ns latency
+ * and TTFT does, when it converts to the file's value (true for every fixture record).
+ */
+static void recover_itl(smfw_record *rec, json_t *metrics) {
+    json_t *obj = json_object_get(metrics, "inter_token_latency");
+    json_t *val = json_object_get(obj, "value");
+    const smfw_metric_info *mi = smfw_metric_get(SMFW_M_INTER_TOKEN_LATENCY);
+    if (!json_is_number(val) || !smfw_record_has(rec, SMFW_M_REQUEST_LATENCY) ||
+        !smfw_record_has(rec, SMFW_M_TIME_TO_FIRST_TOKEN) ||
+        !smfw_record_has(rec, SMFW_M_OUTPUT_SEQUENCE_LENGTH))
+        return;
+    double f = unit_to_base(json_string_value(json_object_get(obj, "unit")), mi);
+    double osl = rec->values[SMFW_M_OUTPUT_SEQUENCE_LENGTH];
+    if (f == 1.0 || osl < 2) return;
+    double itl =
+        (rec->values[SMFW_M_REQUEST_LATENCY] - rec->values[SMFW_M_TIME_TO_FIRST_TOKEN]) / (osl - 1);
+    if (itl * (1.0 / f) == json_number_value(val)) rec->values[SMFW_M_INTER_TOKEN_LATENCY] = itl;
 }
 
 smfw_status smfw_record_from_jsonl(const char *line, size_t len, smfw_record *rec,
@@ -319,6 +353,7 @@ smfw_status smfw_record_from_jsonl(const char *line, size_t len, smfw_record *re
                 goto done;
             }
         }
+        if (!rec->error) recover_itl(rec, metrics);
         /* Legacy records carry the wall start only as min_request_timestamp. */
         json_t *mrt = json_object_get(metrics, "min_request_timestamp");
         if (!rec->request_start_ns && json_is_object(mrt))

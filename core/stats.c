@@ -8,7 +8,8 @@
 double smfw_percentile_linear(const double *sorted, size_t n, double p) {
     if (n == 0) return NAN;
     if (n == 1) return sorted[0];
-    double h = (double)(n - 1) * p / 100.0;
+    /* numpy: q = p / 100 first, then (n - 1) * q ((n - 1) * p / 100 rounds differently). */
+    double h = (double)(n - 1) * (p / 100.0);
     double lo_f = floor(h);
     size_t lo = (size_t)lo_f;
     if (lo >= n - 1) return sorted[n - 1];
@@ -47,6 +48,17 @@ static double pairwise_sum(const double *v, size_t n) {
     return pairwise_sum(v, half) + pairwise_sum(v + half, n - half);
 }
 
+/* numpy's add.reduce hands its inner loop at most one buffer (NPY_BUFSIZE = 8192
+ * elements) at a time and adds each block's pairwise sum to the running total. */
+#define NUMPY_REDUCE_BLOCK 8192
+
+double smfw_stats_sum(const double *v, size_t n) {
+    double s = 0.0;
+    for (size_t i = 0; i < n; i += NUMPY_REDUCE_BLOCK)
+        s += pairwise_sum(v + i, n - i < NUMPY_REDUCE_BLOCK ? n - i : NUMPY_REDUCE_BLOCK);
+    return s;
+}
+
 smfw_status smfw_stats_compute(const double *values, size_t n, double scale, smfw_stats *out) {
     memset(out, 0, sizeof *out);
     if (n == 0) return SMFW_OK;
@@ -58,13 +70,13 @@ smfw_status smfw_stats_compute(const double *values, size_t n, double scale, smf
         return SMFW_ERR_NOMEM;
     }
     memcpy(sorted, values, n * sizeof *sorted);
-    double sum = pairwise_sum(values, n);
+    double sum = smfw_stats_sum(values, n);
     double mean = sum / (double)n;
     for (size_t i = 0; i < n; i++) {
         double d = values[i] - mean;
         dev[i] = d * d;
     }
-    double var = pairwise_sum(dev, n) / (double)n;
+    double var = smfw_stats_sum(dev, n) / (double)n;
     qsort(sorted, n, sizeof *sorted, cmp_double);
     out->present = 1;
     out->avg = mean * scale;

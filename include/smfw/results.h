@@ -143,11 +143,19 @@ SMFW_API double smfw_percentile_linear(const double *sorted, size_t n, double p)
 
 /**
  * Full statistics of n values given in base units, scaled by `scale` into
- * display units: avg, min, max, p1..p99, population std, sum, count.
+ * display units: avg, min, max, p1..p99, population std, sum, count, each the
+ * numpy result (np.percentile linear, np.mean, np.std, np.sum) times `scale`,
+ * bit for bit (tests/unit/test_stats_numpy.c).
  * `values` is not modified (a sorted copy is made). n == 0 -> not present.
  */
 SMFW_API smfw_status smfw_stats_compute(const double *values, size_t n, double scale,
                                         smfw_stats *out);
+
+/**
+ * numpy.sum of n values, to the bit: pairwise summation within each block of
+ * 8192 values (numpy's reduce buffer), the blocks added in turn. 0 when n == 0.
+ */
+SMFW_API double smfw_stats_sum(const double *values, size_t n);
 
 /** A single-value statistic (aggregate metrics). */
 SMFW_API void smfw_stats_single(smfw_stats *out, double value);

@@ -5,9 +5,10 @@
  * backend collects (request start, one stamp per content response, token
  * counts), run through smfw_record_derive() as record_build.c does, and the
  * derived per-request values (TTFT, TTST, latency, ICL, ITL, per-user and
- * prefill throughput, OSL) must equal AIPerf's. Where a fixture holds every
- * record, the aggregates computed from the re-derived records must equal
- * AIPerf's JSON summary and the 2-decimal CSV cells.
+ * prefill throughput, OSL) must be AIPerf's doubles bit for bit. Where a
+ * fixture holds every record, the aggregates computed from the re-derived
+ * records must be the JSON summary's doubles bit for bit (and its 2-decimal
+ * CSV cells).
  */
 #include <check.h>
 #include <math.h>
@@ -19,10 +20,9 @@
 
 #include "smfw_test.h"
 
-static void expect_close(const char *what, double got, double want, double tol) {
-    if (smfw_test_reldiff(got, want) > tol)
-        ck_abort_msg("%s: got %.17g want %.17g (rel %.3g)", what, got, want,
-                     smfw_test_reldiff(got, want));
+static void expect_bits(const char *what, double got, double want) {
+    ck_assert_msg(memcmp(&got, &want, sizeof got) == 0, "%s: got %.17g (%a) want %.17g (%a)", what,
+                  got, got, want, want);
 }
 
 static int64_t ns_of(double base_value) {
@@ -42,9 +42,9 @@ static void rederive(const smfw_record *in, smfw_record *out, int64_t **buf) {
     c[0] = start + ns_of(in->values[SMFW_M_TIME_TO_FIRST_TOKEN]);
     for (size_t i = 1; i < n; i++) c[i] = c[i - 1] + ns_of(in->icl[i - 1]);
     int64_t last = start + ns_of(in->values[SMFW_M_REQUEST_LATENCY]);
-    /* The per-gap values are rounded to the ns; the sum may drift by a few ns. */
-    ck_assert_msg(llabs(c[n - 1] - last) <= (long long)n, "ICL sum %lld vs latency %lld",
-                  (long long)(c[n - 1] - start), (long long)(last - start));
+    /* The reader gives back whole ns, so the gaps add up to the latency exactly. */
+    ck_assert_msg(c[n - 1] == last, "ICL sum %lld vs latency %lld", (long long)(c[n - 1] - start),
+                  (long long)(last - start));
     c[n - 1] = last;
     smfw_response_timing t;
     memset(&t, 0, sizeof t);
@@ -109,12 +109,11 @@ static size_t check_records(const char *rel, smfw_results **keep) {
             char what[160];
             snprintf(what, sizeof what, "%s record %zu %s", rel, i, smfw_metric_get(id)->tag);
             ck_assert_msg(smfw_record_has(&out, id), "%s missing", what);
-            expect_close(what, out.values[id], in->values[id], 1e-9);
+            expect_bits(what, out.values[id], in->values[id]);
         }
         ck_assert_uint_eq(out.icl_len, in->icl_len);
         for (size_t k = 0; k < in->icl_len; k++)
-            ck_assert_msg(fabs(out.icl[k] - in->icl[k]) <= 1.0 + 1e-9 * fabs(in->icl[k]),
-                          "%s record %zu icl %zu", rel, i, k);
+            ck_assert_msg(out.icl[k] == in->icl[k], "%s record %zu icl %zu", rel, i, k);
         free(c);
         ck_assert_int_eq(smfw_results_add_record(mine, &out, &err), SMFW_OK);
         checked++;
@@ -154,22 +153,20 @@ START_TEST(legacy_run_rederived_and_aggregated) {
         const char *tag = smfw_metric_get((smfw_metric_id)id)->tag;
         ck_assert_msg(m->present, "%s missing", tag);
         char what[160];
-        /* ICL gaps were rebuilt from ns-rounded values: allow 1e-7 there. */
-        double tol = id == SMFW_M_INTER_CHUNK_LATENCY ? 1e-7 : 1e-9;
         snprintf(what, sizeof what, "%s avg", tag);
-        expect_close(what, m->avg, t->avg, tol);
+        expect_bits(what, m->avg, t->avg);
         if (t->fields & SMFW_STAT_MIN) {
             snprintf(what, sizeof what, "%s min", tag);
-            expect_close(what, m->min, t->min, tol);
+            expect_bits(what, m->min, t->min);
             snprintf(what, sizeof what, "%s max", tag);
-            expect_close(what, m->max, t->max, tol);
+            expect_bits(what, m->max, t->max);
             snprintf(what, sizeof what, "%s std", tag);
-            expect_close(what, m->std, t->std, 1e-6);
+            expect_bits(what, m->std, t->std);
         }
         for (int p = 0; p < SMFW_PERCENTILE_COUNT; p++) {
             if (!(t->fields & (SMFW_STAT_P_FIRST << p))) continue;
             snprintf(what, sizeof what, "%s %s", tag, smfw_percentile_keys[p]);
-            expect_close(what, m->p[p], t->p[p], tol);
+            expect_bits(what, m->p[p], t->p[p]);
         }
         compared++;
     }
