@@ -28,7 +28,8 @@ compare() {
     n=$(find "$GOLDEN/$1" -type f | wc -l)
     if ! diff -r "$GOLDEN/$1" "$work/$1" >"$work/$1.diff"; then
         echo "FAIL $1: output differs from tests/golden/$1"
-        head -n 40 "$work/$1.diff"
+        diff -rq "$GOLDEN/$1" "$work/$1" | sed 's/^/  /'
+        head -n 20 "$work/$1.diff" | cut -c1-240
         failed=$((failed + 1))
     else
         echo "ok   $1 ($n files byte-identical)"
