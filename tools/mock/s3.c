@@ -175,7 +175,8 @@ static int s3_store(mock_s3 *s3, s3_bucket *b, const char *key, const void *data
     o.key = strdup(key);
     o.size = len;
     md5_hex(data, len, o.etag);
-    o.content_type = strdup(content_type ? content_type : "application/octet-stream");
+    /* S3's type for an object stored without one (moto agrees). */
+    o.content_type = strdup(content_type ? content_type : "binary/octet-stream");
     o.last_modified = floor(mock_now_unix());
     snprintf(o.crc32_b64, sizeof o.crc32_b64, "%s", crc ? crc : "");
     o.meta = meta ? json_incref(meta) : json_object();
@@ -388,6 +389,23 @@ static void s3_create_bucket(mock_s3 *s3, mock_request *req, const char *name) {
     mock_request_finish(req);
 }
 
+/* A name in a listing: with encoding-type=url S3 encodes Delimiter, Prefix, Key,
+ * StartAfter and CommonPrefixes/Prefix (the SDKs decode all five), else XML-escapes. */
+static void s3_put_name(mock_buf *b, const char *name, int url) {
+    if (!url) {
+        mock_buf_xml(b, name);
+        return;
+    }
+    for (const char *k = name; *k; k++) {
+        unsigned char ch = (unsigned char)*k;
+        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+            strchr("-_.~/", ch))
+            mock_buf_add(b, k, 1);
+        else
+            mock_buf_printf(b, "%%%02X", ch);
+    }
+}
+
 static void s3_list_v2(mock_s3 *s3, mock_request *req, s3_bucket *b) {
     char prefix[1100] = "", delim[16] = "", token[2200] = "", start_after[1100] = "",
          max_keys_s[16] = "", enc[16] = "";
@@ -455,7 +473,7 @@ static void s3_list_v2(mock_s3 *s3, mock_request *req, s3_bucket *b) {
             snprintf(last_prefix, sizeof last_prefix, "%.*s", (int)cplen, o->key);
             snprintf(last, sizeof last, "%s", last_prefix);
             mock_buf_puts(&prefixes, "<CommonPrefixes><Prefix>");
-            mock_buf_xml(&prefixes, last_prefix); /* url encoding of prefixes: not needed here */
+            s3_put_name(&prefixes, last_prefix, url);
             mock_buf_puts(&prefixes, "</Prefix></CommonPrefixes>");
             count++;
             continue;
@@ -467,18 +485,7 @@ static void s3_list_v2(mock_s3 *s3, mock_request *req, s3_bucket *b) {
         char lm[32];
         mock_iso8601(o->last_modified, lm, 1);
         mock_buf_puts(&contents, "<Contents><Key>");
-        if (url) {
-            for (const char *k = o->key; *k; k++) {
-                unsigned char ch = (unsigned char)*k;
-                if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                    (ch >= '0' && ch <= '9') || strchr("-_.~/", ch))
-                    mock_buf_add(&contents, k, 1);
-                else
-                    mock_buf_printf(&contents, "%%%02X", ch);
-            }
-        } else {
-            mock_buf_xml(&contents, o->key);
-        }
+        s3_put_name(&contents, o->key, url);
         mock_buf_printf(&contents,
                         "</Key><LastModified>%s</LastModified><ETag>&quot;%s&quot;</ETag>"
                         "<Size>%zu</Size><StorageClass>STANDARD</StorageClass></Contents>",
@@ -486,16 +493,19 @@ static void s3_list_v2(mock_s3 *s3, mock_request *req, s3_bucket *b) {
         snprintf(last, sizeof last, "%s", o->key);
         count++;
     }
+    /* max-keys=0 asks for nothing, and nothing is left out: S3 says not truncated
+     * (moto agrees; a token over no key could not continue anyway). */
+    if (max_keys == 0) truncated = 0;
     mock_buf x = {0};
     mock_buf_puts(&x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ListBucketResult "
                       "xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Name>");
     mock_buf_xml(&x, b->name);
     mock_buf_puts(&x, "</Name><Prefix>");
-    mock_buf_xml(&x, prefix);
+    s3_put_name(&x, prefix, url);
     mock_buf_printf(&x, "</Prefix><KeyCount>%ld</KeyCount><MaxKeys>%ld</MaxKeys>", count, max_keys);
     if (dlen) {
         mock_buf_puts(&x, "<Delimiter>");
-        mock_buf_xml(&x, delim);
+        s3_put_name(&x, delim, url);
         mock_buf_puts(&x, "</Delimiter>");
     }
     if (url) mock_buf_puts(&x, "<EncodingType>url</EncodingType>");
@@ -512,7 +522,7 @@ static void s3_list_v2(mock_s3 *s3, mock_request *req, s3_bucket *b) {
     }
     if (has_start) {
         mock_buf_puts(&x, "<StartAfter>");
-        mock_buf_xml(&x, start_after);
+        s3_put_name(&x, start_after, url);
         mock_buf_puts(&x, "</StartAfter>");
     }
     if (contents.len) mock_buf_add(&x, contents.data, contents.len);
