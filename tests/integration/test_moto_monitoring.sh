@@ -16,7 +16,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/test_moto_lib.bash"
 t_start=$(date +%s%N)
 start_moto
-start_mock --endpoint bench-ep --endpoint fixed-ep --autoscaling bench-ep:1:4 --autoscaling fixed-ep:2:2
+start_mock --endpoint bench-ep --endpoint fixed-ep --autoscaling bench-ep:1:4 --autoscaling fixed-ep:2:2 \
+    --account-id "$ACCOUNT"
 
 # ---- 1. CloudWatch GetMetricData ----------------------------------------------------------
 boto '
@@ -94,6 +95,38 @@ for where in moto mock; do
         fail "$where: Min == Max warned" "fixed-$where.err"
 done
 echo "autoscaling: Min != Max warned, Min == Max not (moto and smfw-mock)"
+# The same reads from both, as botocore parses them (docs/mock.md, "Differences from moto").
+AWS_DATA_PATH="$SMFW_TESTDATA_DIR/awsmodels" "$SMFW_PYTHON" - "$MOTO_URL" "$MOCK_URL" "$MOCK_KEY" "$MOCK_SECRET" <<'PY'
+import datetime, sys, boto3, botocore
+moto, mock, kid, secret = sys.argv[1:]
+def c(name, url, k, s):
+    return boto3.client(name, endpoint_url=url, region_name="us-east-1", aws_access_key_id=k,
+                        aws_secret_access_key=s, config=botocore.config.Config(retries={"max_attempts": 1}))
+def shape(url, k, s):
+    t = c("application-autoscaling", url, k, s).describe_scalable_targets(
+        ServiceNamespace="sagemaker", ResourceIds=["endpoint/bench-ep/variant/AllTraffic"])["ScalableTargets"]
+    assert len(t) == 1, t
+    try:
+        c("application-autoscaling", url, k, s).describe_scalable_targets(ServiceNamespace="nope")
+        raise SystemExit("a bad namespace was accepted")
+    except botocore.exceptions.ClientError as e:
+        bad = (e.response["Error"]["Code"], "Value 'nope' at 'serviceNamespace'" in e.response["Error"]["Message"])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    try:
+        c("cloudwatch", url, k, s).get_metric_data(StartTime=now, EndTime=now - datetime.timedelta(minutes=5),
+            MetricDataQueries=[{"Id": "a", "MetricStat": {"Metric": {"Namespace": "AWS/SageMaker",
+                                "MetricName": "Invocations"}, "Period": 60, "Stat": "Sum"}}])
+        raise SystemExit("EndTime before StartTime was accepted")
+    except botocore.exceptions.ClientError as e:
+        cw = (e.response["Error"]["Code"], e.response["Error"].get("QueryErrorCode"), e.response["Error"].get("Type"))
+    x = t[0]
+    return (x["MinCapacity"], x["MaxCapacity"], x["ScalableTargetARN"].split("/")[0], bad, cw)
+a, b = shape(moto, "testing", "testing"), shape(mock, kid, secret)
+assert a == b, f"moto {a}\nmock {b}"
+assert a[2] == "arn:aws:application-autoscaling:us-east-1:123456789012:scalable-target", a
+assert a[4] == ("ValidationError", "ValidationError", "Sender"), a
+print("moto and smfw-mock agree on DescribeScalableTargets and CloudWatch's query-compatible errors")
+PY
 
 # Everything at moto: DescribeEndpoint (and its variant for the autoscaling id) passes,
 # the dataset is staged, then moto has no CreateAIWorkloadConfig.

@@ -142,4 +142,25 @@ done
 preflight ok-list "$MOTO_URL" SmfwTrustedList
 [ "$rc" -eq 0 ] || fail "a trust list with sagemaker.amazonaws.com refused (exit $rc)" ok-list.err
 echo "trust check: same verdicts from moto's and smfw-mock's IAM"
+# The same GetRole from both, as botocore parses it (docs/mock.md, "Differences from moto").
+"$SMFW_PYTHON" - "$MOTO_URL" "$MOCK_URL" "$MOCK_KEY" "$MOCK_SECRET" <<'PY'
+import sys, boto3, botocore
+moto, mock, kid, secret = sys.argv[1:]
+def iam(url, k, s):
+    return boto3.client("iam", endpoint_url=url, region_name="us-east-1", aws_access_key_id=k,
+                        aws_secret_access_key=s)
+def shape(c):
+    r = c.get_role(RoleName="SmfwTrusted")["Role"]
+    doc = r["AssumeRolePolicyDocument"]["Statement"][0]
+    try:
+        c.get_role(RoleName="SmfwNoSuchRole")
+        raise SystemExit("GetRole found a missing role")
+    except botocore.exceptions.ClientError as e:
+        missing = (e.response["Error"]["Code"], e.response["ResponseMetadata"]["HTTPStatusCode"])
+    return (sorted(r), r["RoleId"][:4], r["Path"], doc["Principal"], doc["Action"], missing)
+a, b = shape(iam(moto, "testing", "testing")), shape(iam(mock, kid, secret))
+assert a == b, f"moto {a}\nmock {b}"
+assert "RoleLastUsed" in a[0] and a[5] == ("NoSuchEntity", 404), a
+print("GetRole: moto and smfw-mock give the same members, trust and NoSuchEntity")
+PY
 echo "test_moto_sts_iam OK against moto $MOTO_VERSION in $((($(date +%s%N) - t_start) / 1000000)) ms"
