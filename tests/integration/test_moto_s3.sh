@@ -173,11 +173,29 @@ def answers(s3):
     return (untyped, zero["IsTruncated"], zero["KeyCount"], "NextContinuationToken" in zero,
             sorted(p["Prefix"] for p in enc.get("CommonPrefixes", [])),
             sorted(o["Key"] for o in enc.get("Contents", [])))
+def buckets(url, k, s):
+    """CreateBucket's LocationConstraint rules at a us-east-1 endpoint (smfw-mock is one
+    region's endpoint: it redirects other signing regions, as S3 does; moto has none)."""
+    got = []
+    for region in ("us-east-1",):
+        c = boto3.client("s3", endpoint_url=url, region_name=region, aws_access_key_id=k,
+                         aws_secret_access_key=s, config=botocore.config.Config(s3={"addressing_style": "path"}))
+        for n, lc in enumerate((None, "us-east-1", "eu-west-1", "ap-south-1")):
+            kw = {"CreateBucketConfiguration": {"LocationConstraint": lc}} if lc else {}
+            try:
+                c.create_bucket(Bucket=f"lc-{region}-{n}", **kw)
+                got.append((region, lc, "ok"))
+            except botocore.exceptions.ClientError as e:
+                got.append((region, lc, e.response["Error"]["Code"]))
+    return got
 a, b = answers(client(moto, "testing", "testing")), answers(client(mock, kid, secret))
+ba, bb = buckets(moto, "testing", "testing"), buckets(mock, kid, secret)
+assert ba == bb, f"CreateBucket: moto {ba}\nmock {bb}"
 assert a == b, f"moto {a}\nmock {b}"
 assert a[0] == "binary/octet-stream" and a[1:4] == (False, 0, False), a
 assert "smfw/a%20" in a[4] and "smfw/plus%2Bonly" in a[5], a
-print("moto and smfw-mock agree on default Content-Type, max-keys=0 and encoding-type=url")
+assert ("us-east-1", "us-east-1", "InvalidLocationConstraint") in ba and ("us-east-1", "eu-west-1", "ok") in ba, ba
+print("moto and smfw-mock agree on default Content-Type, max-keys=0, encoding-type=url and LocationConstraint")
 PY
 
 # ---- 4. ListObjectsV2 past 1,000 keys -----------------------------------------------

@@ -353,7 +353,8 @@ static void s3_create_bucket(mock_s3 *s3, mock_request *req, const char *name) {
         if (end && (size_t)(end - lc) < sizeof constraint)
             snprintf(constraint, sizeof constraint, "%.*s", (int)(end - lc), lc);
     }
-    int us_east_1 = !strcmp(s3->region, "us-east-1");
+    const char *region = s3->region; /* the endpoint's (a wrong scope is refused before) */
+    int us_east_1 = !strcmp(region, "us-east-1");
     if (!constraint[0] && !us_east_1) {
         s3_error(req, 400, "IllegalLocationConstraintException",
                  "The unspecified location constraint is incompatible for the region specific "
@@ -361,10 +362,20 @@ static void s3_create_bucket(mock_s3 *s3, mock_request *req, const char *name) {
                  NULL, NULL);
         return;
     }
-    if (constraint[0] && (us_east_1 || strcmp(constraint, s3->region) != 0)) {
+    if (us_east_1 && !strcmp(constraint, "us-east-1")) {
         s3_error(req, 400, "InvalidLocationConstraint",
                  "The specified location-constraint is not valid", "LocationConstraint",
                  constraint);
+        return;
+    }
+    /* us-east-1 may create a bucket in another region; other endpoints only in their own. */
+    if (constraint[0] && !us_east_1 && strcmp(constraint, region) != 0) {
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "The %.64s location constraint is incompatible for the region specific endpoint "
+                 "this request was sent to.",
+                 constraint);
+        s3_error(req, 400, "IllegalLocationConstraintException", msg, NULL, NULL);
         return;
     }
     if (s3_find_bucket(s3, name)) {
