@@ -10,6 +10,7 @@
  *   aws_call head BUCKET KEY               size and ETag
  *   aws_call list BUCKET [PREFIX]          ListObjectsV2, all pages: KEY<TAB>SIZE per line
  *   aws_call role NAME                     IAM GetRole: the ARN
+ *   aws_call roles                         IAM ListRoles, all pages: NAME<TAB>ARN per line
  *
  * Exit status: 0 on success, 1 with the error sentence on stderr otherwise.
  */
@@ -21,6 +22,12 @@
 static int print_object(const smfw_aws_s3_object *o, void *user) {
     (void)user;
     printf("%s\t%lld\n", o->key, (long long)o->size);
+    return 0;
+}
+
+static int print_role(const char *name, const char *arn, void *user) {
+    (void)user;
+    printf("%s\t%s\n", name, arn);
     return 0;
 }
 
@@ -59,12 +66,14 @@ static smfw_status dispatch(smfw_aws_client *c, int argc, char **argv, smfw_erro
         if (st == SMFW_OK) printf("%s\n", arn);
         return st;
     }
+    if (strcmp(op, "roles") == 0 && argc == 2)
+        return smfw_aws_iam_list_roles(c, print_role, NULL, err);
     return smfw_error_set(err, SMFW_ERR_USAGE, "unknown operation or wrong arguments: %s", op);
 }
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s whoami|put|get|head|list|role ARGS...\n", argv[0]);
+        fprintf(stderr, "usage: %s whoami|put|get|head|list|role|roles ARGS...\n", argv[0]);
         return 2;
     }
     smfw_error err;

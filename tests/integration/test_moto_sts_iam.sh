@@ -3,7 +3,7 @@
 # the independent side:
 #  1. GetCallerIdentity with environment keys: smfw's reading equals boto3's;
 #     `smfw --backend managed` (dry run) resolves the account and default bucket
-#     from it and the execution role from IAM ListRoles.
+#     from it and the execution role from IAM ListRoles; ListRoles past a page.
 #  2. AssumeRole from a profile with role_arn + source_profile (and a chain of
 #     two): temporary credentials, the caller is the assumed role's session;
 #     the dry run takes its execution role from that assumed role (IAM GetRole).
@@ -53,6 +53,19 @@ field dry1.out "dataset object" | grep -q "s3://sagemaker-us-east-1-$ACCOUNT/" |
     fail "dry run role from ListRoles" dry1.out dry1.err
 grep -q "Not resolved" dry1.out && fail "dry run left something unresolved" dry1.out
 echo "env keys: $(cat env.boto)"
+# ListRoles past moto's 100-role page: every role once (boto3's paginator is the reference).
+boto '
+import concurrent.futures
+doc = json.dumps({"Version": "2012-10-17", "Statement": []})
+with concurrent.futures.ThreadPoolExecutor(6) as ex:
+    list(ex.map(lambda i: iam.create_role(RoleName=f"Filler{i:03d}", AssumeRolePolicyDocument=doc), range(130)))
+names = sorted(r["RoleName"] + "\t" + r["Arn"] for p in iam.get_paginator("list_roles").paginate() for r in p["Roles"])
+open("roles.boto", "w").write("\n".join(names) + "\n")
+'
+AWS_ENDPOINT_URL="$MOTO_URL" "$AWS_CALL" roles | sort >roles.smfw || fail "ListRoles" roles.smfw
+cmp -s roles.smfw roles.boto || fail "ListRoles: smfw and boto3 list different roles" roles.smfw roles.boto
+[ "$(wc -l <roles.smfw)" -ge 136 ] || fail "ListRoles: $(wc -l <roles.smfw) roles" roles.smfw
+echo "ListRoles: $(wc -l <roles.smfw) roles over pages, the same as boto3's"
 
 # ---- 2. AssumeRole from profiles ----------------------------------------------------------
 cat >"$AWS_CONFIG_FILE" <<EOF
