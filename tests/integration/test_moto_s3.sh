@@ -95,9 +95,21 @@ with tarfile.open(fileobj=buf, mode="w:gz") as t:   # the managed layout: output
 s3.create_bucket(Bucket="smfw-moto-results")
 s3.put_object(Bucket="smfw-moto-results", Key="runs/job one+two=3 ü/output/output.tar.gz", Body=buf.getvalue())
 s3.put_object(Bucket="smfw-moto-results", Key="runs/job one+two=3 ü/output/other.txt", Body=b"x")
+open("output.tar.gz", "wb").write(buf.getvalue())
 ' "$FIX"
 AWS_ENDPOINT_URL_S3="$MOTO_URL" "$SMFW" results --s3 "s3://smfw-moto-results/runs/job one+two=3 ü/" \
     -o fetched >results.out 2>results.err || fail "smfw results --s3" results.out results.err
+# The same bundle from smfw-mock's S3: the same report.
+MOTO_URL=$MOCK_URL BOTO_KEY=$MOCK_KEY BOTO_SECRET=$MOCK_SECRET boto '
+s3.create_bucket(Bucket="smfw-moto-results")
+s3.put_object(Bucket="smfw-moto-results", Key="runs/job one+two=3 ü/output/output.tar.gz",
+              Body=open("output.tar.gz", "rb").read())
+'
+AWS_ENDPOINT_URL_S3="$MOCK_URL" AWS_ACCESS_KEY_ID="$MOCK_KEY" AWS_SECRET_ACCESS_KEY="$MOCK_SECRET" \
+    "$SMFW" results --s3 "s3://smfw-moto-results/runs/job one+two=3 ü/" -o fetched-mock \
+    >results-mock.out 2>results-mock.err || fail "smfw results --s3 (smfw-mock)" results-mock.out results-mock.err
+diff <(sed 's/fetched-mock/fetched/g' results-mock.out) results.out ||
+    fail "results --s3: moto and smfw-mock bundles reported differently" results.out results-mock.out
 "$SMFW_PYTHON" - "$FIX/profile_export_aiperf.json" results.out <<'PY'
 import json, re, sys
 m = json.load(open(sys.argv[1]))

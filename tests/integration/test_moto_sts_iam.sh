@@ -52,6 +52,10 @@ field dry1.out "dataset object" | grep -q "s3://sagemaker-us-east-1-$ACCOUNT/" |
 [ "$(field dry1.out role)" = "arn:aws:iam::$ACCOUNT:role/AmazonSageMaker-ExecutionRole-Moto" ] ||
     fail "dry run role from ListRoles" dry1.out dry1.err
 grep -q "Not resolved" dry1.out && fail "dry run left something unresolved" dry1.out
+AWS_ENDPOINT_URL="$MOCK_URL" AWS_ACCESS_KEY_ID="$MOCK_KEY" AWS_SECRET_ACCESS_KEY="$MOCK_SECRET" \
+    "$AWS_CALL" whoami >mock.who || fail "whoami (smfw-mock)" mock.who
+[ "$(whoami_field mock.who arn)" = "arn:aws:iam::111122223333:user/smfw-mock" ] ||
+    fail "smfw-mock's caller (an IAM user ARN, where moto says sts)" mock.who
 echo "env keys: $(cat env.boto)"
 # ListRoles past moto's 100-role page: every role once (boto3's paginator is the reference).
 boto '
