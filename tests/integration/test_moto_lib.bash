@@ -36,8 +36,16 @@ cleanup() {
     for p in "$moto_pid" "$mock_pid"; do
         if [ -n "$p" ]; then kill "$p" 2>/dev/null || true; fi
     done
+    # Bounded: whatever has not stopped 5 s after SIGTERM gets SIGKILL.
+    for _ in $(seq 50); do
+        kill -0 ${moto_pid:+"$moto_pid"} ${mock_pid:+"$mock_pid"} 2>/dev/null || break
+        sleep 0.1
+    done
     for p in "$moto_pid" "$mock_pid"; do
-        if [ -n "$p" ]; then wait "$p" 2>/dev/null || true; fi
+        if [ -n "$p" ]; then
+            kill -9 "$p" 2>/dev/null || true
+            wait "$p" 2>/dev/null || true
+        fi
     done
     cd /
     if [ -n "${KEEP:-}" ]; then echo "kept $work"; else rm -rf "$work"; fi
@@ -61,16 +69,17 @@ start_moto() {
     "$SMFW_PYTHON" -m moto.server -H 127.0.0.1 -p "$port" >"$work/moto.out" 2>"$work/moto.log" &
     moto_pid=$!
     MOTO_URL="http://127.0.0.1:$port"
-    # Bounded wait (moto imports every service at start: a few seconds on a busy machine).
-    for _ in $(seq 300); do
+    # Bounded wait, 60 s of wall clock (moto takes a few seconds to start on a busy machine).
+    local deadline=$((SECONDS + 60))
+    while [ "$SECONDS" -lt "$deadline" ]; do
         if "$SMFW_PYTHON" -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1] + '/moto-api/', timeout=1)" \
             "$MOTO_URL" 2>/dev/null; then
             return 0
         fi
         kill -0 "$moto_pid" 2>/dev/null || fail "moto_server exited" "$work/moto.out" "$work/moto.log"
-        sleep 0.1
+        sleep 0.2
     done
-    fail "moto_server did not answer on $MOTO_URL within 30 s" "$work/moto.out" "$work/moto.log"
+    fail "moto_server did not answer on $MOTO_URL within 60 s" "$work/moto.out" "$work/moto.log"
 }
 
 # moto_requests METHOD PATH_REGEX : how many requests moto logged so far that match.
