@@ -42,7 +42,7 @@ import json, sys
 cw = json.load(open(sys.argv[1]))
 m = cw["metrics"]
 assert cw["endpoint"] == "bench-ep", cw["endpoint"]
-assert m["Invocations"]["total"] == 100, m["Invocations"]
+assert m["Invocations"]["total"] == 100 and m["Invocations"]["points"] == 2, m["Invocations"]
 assert m["Invocation5XXErrors"]["total"] == 3, m["Invocation5XXErrors"]
 assert m["Invocation4XXErrors"]["total"] == 0, m["Invocation4XXErrors"]
 ml = m["ModelLatency"]
