@@ -170,9 +170,9 @@ lap section
 echo "keys: ${#KEYS[@]} awkward keys round-trip with moto and smfw-mock"
 # Where smfw-mock once differed from moto and moto matched S3 (docs/mock.md, "Differences
 # from moto"): the same answers from both now.
-"$SMFW_PYTHON" - "$MOTO_URL" "$MOCK_URL" "$MOCK_KEY" "$MOCK_SECRET" <<'PY'
-import sys, boto3, botocore.config
-moto, mock, kid, secret = sys.argv[1:]
+"$SMFW_PYTHON" - "$MOTO_URL" "$MOCK_URL" "$MOCK_KEY" "$MOCK_SECRET" "$MOCK" <<'PY'
+import subprocess, sys, boto3, botocore.config
+moto, mock, kid, secret, mock_bin = sys.argv[1:]
 def client(url, k, s):
     return boto3.client("s3", endpoint_url=url, region_name="us-east-1", aws_access_key_id=k,
                         aws_secret_access_key=s, config=botocore.config.Config(s3={"addressing_style": "path"}))
@@ -185,24 +185,33 @@ def answers(s3):
     return (untyped, zero["IsTruncated"], zero["KeyCount"], "NextContinuationToken" in zero,
             sorted(p["Prefix"] for p in enc.get("CommonPrefixes", [])),
             sorted(o["Key"] for o in enc.get("Contents", [])))
-def buckets(url, k, s):
-    """CreateBucket's LocationConstraint rules at a us-east-1 endpoint (smfw-mock is one
+def buckets(url, k, s, region):
+    """CreateBucket's LocationConstraint rules at REGION's endpoint (smfw-mock is one
     region's endpoint: it redirects other signing regions, as S3 does; moto has none)."""
     got = []
-    for region in ("us-east-1",):
-        c = boto3.client("s3", endpoint_url=url, region_name=region, aws_access_key_id=k,
-                         aws_secret_access_key=s, config=botocore.config.Config(s3={"addressing_style": "path"}))
-        for n, lc in enumerate((None, "us-east-1", "eu-west-1", "ap-south-1")):
-            kw = {"CreateBucketConfiguration": {"LocationConstraint": lc}} if lc else {}
-            try:
-                c.create_bucket(Bucket=f"lc-{region}-{n}", **kw)
-                got.append((region, lc, "ok"))
-            except botocore.exceptions.ClientError as e:
-                got.append((region, lc, e.response["Error"]["Code"]))
+    c = boto3.client("s3", endpoint_url=url, region_name=region, aws_access_key_id=k,
+                     aws_secret_access_key=s, config=botocore.config.Config(s3={"addressing_style": "path"}))
+    for n, lc in enumerate((None, "us-east-1", "eu-west-1", "ap-south-1")):
+        kw = {"CreateBucketConfiguration": {"LocationConstraint": lc}} if lc else {}
+        try:
+            c.create_bucket(Bucket=f"lc-{region}-{n}", **kw)
+            got.append((region, lc, "ok"))
+        except botocore.exceptions.ClientError as e:
+            got.append((region, lc, e.response["Error"]["Code"]))
     return got
 a, b = answers(client(moto, "testing", "testing")), answers(client(mock, kid, secret))
-ba, bb = buckets(moto, "testing", "testing"), buckets(mock, kid, secret)
+ba, bb = buckets(moto, "testing", "testing", "us-east-1"), buckets(mock, kid, secret, "us-east-1")
 assert ba == bb, f"CreateBucket: moto {ba}\nmock {bb}"
+eu = subprocess.Popen([mock_bin, "--listen", "127.0.0.1:0", "--region", "eu-west-1"],
+                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+try:
+    eu_url = eu.stdout.readline().split()[-1]
+    ea, eb = buckets(moto, "testing", "testing", "eu-west-1"), buckets(eu_url, kid, secret, "eu-west-1")
+finally:
+    eu.terminate()
+    eu.wait(timeout=10)
+assert ea == eb, f"CreateBucket in eu-west-1: moto {ea}\nmock {eb}"
+assert ("eu-west-1", "us-east-1", "IllegalLocationConstraintException") in ea, ea
 assert a == b, f"moto {a}\nmock {b}"
 assert a[0] == "binary/octet-stream" and a[1:4] == (False, 0, False), a
 assert "smfw/a%20" in a[4] and "smfw/plus%2Bonly" in a[5], a
