@@ -22,6 +22,17 @@ static void aas_invalid(mock_request *req, const char *message) {
     mock_aws_error(req, MOCK_PROTO_JSON, 400, "ValidationException", message, NULL);
 }
 
+/* A stable ScalableTargetARN for a resource id (36 hex digits, as AWS's). */
+static void target_arn(const mock_options *opt, const char *id, char *out, size_t size) {
+    unsigned long long h1 = 1469598103934665603ULL, h2 = 1099511628211ULL;
+    for (const char *p = id; *p; p++) {
+        h1 = (h1 ^ (unsigned char)*p) * 1099511628211ULL;
+        h2 = (h2 ^ (unsigned char)*p) * 14695981039346656037ULL + 0x9e3779b97f4a7c15ULL;
+    }
+    snprintf(out, size, "arn:aws:application-autoscaling:%s:%s:scalable-target/%016llx%016llx%04x",
+             opt->region, opt->account_id, h1, h2, (unsigned)(h1 >> 48) ^ (unsigned)(h2 & 0xffff));
+}
+
 /* The target of one --autoscaling entry: resource id and dimension. */
 static void target_of(const mock_options *opt, const mock_scaling *sc, char *id, size_t id_size,
                       const char **dimension) {
@@ -40,10 +51,21 @@ static void aas_describe_targets(mock_server *srv, mock_request *req, json_t *in
     int ns_ok = 0;
     for (size_t i = 0; ns && aas_namespaces[i]; i++) ns_ok |= !strcmp(ns, aas_namespaces[i]);
     if (!ns_ok) {
-        aas_invalid(req, ns ? "1 validation error detected: Value at 'serviceNamespace' failed to "
-                              "satisfy constraint: Member must satisfy enum value set"
-                            : "1 validation error detected: Value null at 'serviceNamespace' "
+        /* AWS's sentence names the value and the set (as moto's does). */
+        mock_buf m = {0};
+        if (ns) {
+            mock_buf_printf(&m,
+                            "1 validation error detected: Value '%.100s' at 'serviceNamespace' "
+                            "failed to satisfy constraint: Member must satisfy enum value set: [",
+                            ns);
+            for (size_t i = 0; aas_namespaces[i]; i++)
+                mock_buf_printf(&m, "%s%s", i ? ", " : "", aas_namespaces[i]);
+            mock_buf_puts(&m, "]");
+        } else
+            mock_buf_puts(&m, "1 validation error detected: Value null at 'serviceNamespace' "
                               "failed to satisfy constraint: Member must not be null");
+        aas_invalid(req, m.data);
+        mock_buf_free(&m);
         return;
     }
     json_t *ids = json_object_get(in, "ResourceIds");
@@ -99,13 +121,16 @@ static void aas_describe_targets(mock_server *srv, mock_request *req, json_t *in
                  "sagemaker.application-autoscaling.amazonaws.com/"
                  "AWSServiceRoleForApplicationAutoScaling_SageMakerEndpoint",
                  opt->account_id);
+        char arn[320];
+        target_arn(opt, id, arn, sizeof arn);
         json_array_append_new(
-            list, json_pack("{s:s,s:s,s:s,s:I,s:I,s:s,s:f,s:{s:b,s:b,s:b}}", "ServiceNamespace",
+            list, json_pack("{s:s,s:s,s:s,s:I,s:I,s:s,s:f,s:{s:b,s:b,s:b},s:s}", "ServiceNamespace",
                             "sagemaker", "ResourceId", id, "ScalableDimension", dimension,
                             "MinCapacity", (json_int_t)opt->scaling[i].min, "MaxCapacity",
                             (json_int_t)opt->scaling[i].max, "RoleARN", role, "CreationTime",
                             srv->started_unix, "SuspendedState", "DynamicScalingInSuspended", 0,
-                            "DynamicScalingOutSuspended", 0, "ScheduledScalingSuspended", 0));
+                            "DynamicScalingOutSuspended", 0, "ScheduledScalingSuspended", 0,
+                            "ScalableTargetARN", arn));
         emitted++;
     }
     json_t *out = json_pack("{s:o}", "ScalableTargets", list);

@@ -9,8 +9,26 @@
 
 #define CW_JSON "application/x-amz-json-1.0"
 
+/* CloudWatch's awsJson 1.0 error: its own content type, and (the service is
+ * awsQueryCompatible) the query protocol's code in x-amzn-query-error, which the
+ * SDKs report as the error code. */
+static void cw_error(mock_request *req, const char *code, const char *message) {
+    json_t *o = json_pack("{s:s,s:s}", "__type", code, "message", message);
+    char *text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    char rid[37], rid_h[64], type_h[160], query_h[180];
+    mock_new_request_id(rid);
+    snprintf(rid_h, sizeof rid_h, "x-amzn-RequestId: %s", rid);
+    snprintf(type_h, sizeof type_h, "x-amzn-ErrorType: %s", code);
+    snprintf(query_h, sizeof query_h, "x-amzn-query-error: %s;Sender", code);
+    const char *headers[] = {"Content-Type: " CW_JSON, rid_h, type_h, query_h, NULL};
+    mock_respond(req, 400, headers, text, strlen(text));
+    free(text);
+    mock_request_finish(req);
+}
+
 static void cw_invalid(mock_request *req, const char *message) {
-    mock_aws_error(req, MOCK_PROTO_JSON, 400, "ValidationError", message, NULL);
+    cw_error(req, "ValidationError", message);
 }
 
 static int id_valid(const char *id) {
@@ -27,8 +45,8 @@ static int id_valid(const char *id) {
 
 void mock_cloudwatch_handle(mock_server *srv, mock_request *req, const char *op) {
     if (strcmp(op, "GetMetricData") != 0) {
-        mock_aws_error(req, MOCK_PROTO_JSON, 400, "UnknownOperationException",
-                       "smfw-mock emulates CloudWatch GetMetricData only", NULL);
+        cw_error(req, "UnknownOperationException",
+                 "smfw-mock emulates CloudWatch GetMetricData only");
         return;
     }
     json_t *in = json_loadb((const char *)req->body, req->body_len, 0, NULL);

@@ -106,7 +106,8 @@ static void iam_get_role(mock_server *srv, mock_request *req) {
     mock_buf res = {0};
     mock_buf_puts(&res, "<Role>");
     role_xml(srv, r, &res);
-    mock_buf_puts(&res, "</Role>");
+    /* GetRole (not ListRoles) always has RoleLastUsed, empty for a role never used. */
+    mock_buf_puts(&res, "<RoleLastUsed/></Role>");
     iam_reply(req, "GetRole", &res);
     mock_buf_free(&res);
 }

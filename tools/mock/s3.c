@@ -175,7 +175,8 @@ static int s3_store(mock_s3 *s3, s3_bucket *b, const char *key, const void *data
     o.key = strdup(key);
     o.size = len;
     md5_hex(data, len, o.etag);
-    o.content_type = strdup(content_type ? content_type : "application/octet-stream");
+    /* S3's type for an object stored without one (moto agrees). */
+    o.content_type = strdup(content_type ? content_type : "binary/octet-stream");
     o.last_modified = floor(mock_now_unix());
     snprintf(o.crc32_b64, sizeof o.crc32_b64, "%s", crc ? crc : "");
     o.meta = meta ? json_incref(meta) : json_object();
@@ -352,7 +353,8 @@ static void s3_create_bucket(mock_s3 *s3, mock_request *req, const char *name) {
         if (end && (size_t)(end - lc) < sizeof constraint)
             snprintf(constraint, sizeof constraint, "%.*s", (int)(end - lc), lc);
     }
-    int us_east_1 = !strcmp(s3->region, "us-east-1");
+    const char *region = s3->region; /* the endpoint's (a wrong scope is refused before) */
+    int us_east_1 = !strcmp(region, "us-east-1");
     if (!constraint[0] && !us_east_1) {
         s3_error(req, 400, "IllegalLocationConstraintException",
                  "The unspecified location constraint is incompatible for the region specific "
@@ -360,10 +362,20 @@ static void s3_create_bucket(mock_s3 *s3, mock_request *req, const char *name) {
                  NULL, NULL);
         return;
     }
-    if (constraint[0] && (us_east_1 || strcmp(constraint, s3->region) != 0)) {
+    if (us_east_1 && !strcmp(constraint, "us-east-1")) {
         s3_error(req, 400, "InvalidLocationConstraint",
                  "The specified location-constraint is not valid", "LocationConstraint",
                  constraint);
+        return;
+    }
+    /* us-east-1 may create a bucket in another region; other endpoints only in their own. */
+    if (constraint[0] && !us_east_1 && strcmp(constraint, region) != 0) {
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "The %.64s location constraint is incompatible for the region specific endpoint "
+                 "this request was sent to.",
+                 constraint);
+        s3_error(req, 400, "IllegalLocationConstraintException", msg, NULL, NULL);
         return;
     }
     if (s3_find_bucket(s3, name)) {
@@ -386,6 +398,23 @@ static void s3_create_bucket(mock_s3 *s3, mock_request *req, const char *name) {
     const char *h[] = {loc, NULL};
     mock_respond(req, 200, h, NULL, 0);
     mock_request_finish(req);
+}
+
+/* A name in a listing: with encoding-type=url S3 encodes Delimiter, Prefix, Key,
+ * StartAfter and CommonPrefixes/Prefix (the SDKs decode all five), else XML-escapes. */
+static void s3_put_name(mock_buf *b, const char *name, int url) {
+    if (!url) {
+        mock_buf_xml(b, name);
+        return;
+    }
+    for (const char *k = name; *k; k++) {
+        unsigned char ch = (unsigned char)*k;
+        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+            strchr("-_.~/", ch))
+            mock_buf_add(b, k, 1);
+        else
+            mock_buf_printf(b, "%%%02X", ch);
+    }
 }
 
 static void s3_list_v2(mock_s3 *s3, mock_request *req, s3_bucket *b) {
@@ -455,7 +484,7 @@ static void s3_list_v2(mock_s3 *s3, mock_request *req, s3_bucket *b) {
             snprintf(last_prefix, sizeof last_prefix, "%.*s", (int)cplen, o->key);
             snprintf(last, sizeof last, "%s", last_prefix);
             mock_buf_puts(&prefixes, "<CommonPrefixes><Prefix>");
-            mock_buf_xml(&prefixes, last_prefix); /* url encoding of prefixes: not needed here */
+            s3_put_name(&prefixes, last_prefix, url);
             mock_buf_puts(&prefixes, "</Prefix></CommonPrefixes>");
             count++;
             continue;
@@ -467,18 +496,7 @@ static void s3_list_v2(mock_s3 *s3, mock_request *req, s3_bucket *b) {
         char lm[32];
         mock_iso8601(o->last_modified, lm, 1);
         mock_buf_puts(&contents, "<Contents><Key>");
-        if (url) {
-            for (const char *k = o->key; *k; k++) {
-                unsigned char ch = (unsigned char)*k;
-                if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                    (ch >= '0' && ch <= '9') || strchr("-_.~/", ch))
-                    mock_buf_add(&contents, k, 1);
-                else
-                    mock_buf_printf(&contents, "%%%02X", ch);
-            }
-        } else {
-            mock_buf_xml(&contents, o->key);
-        }
+        s3_put_name(&contents, o->key, url);
         mock_buf_printf(&contents,
                         "</Key><LastModified>%s</LastModified><ETag>&quot;%s&quot;</ETag>"
                         "<Size>%zu</Size><StorageClass>STANDARD</StorageClass></Contents>",
@@ -486,16 +504,19 @@ static void s3_list_v2(mock_s3 *s3, mock_request *req, s3_bucket *b) {
         snprintf(last, sizeof last, "%s", o->key);
         count++;
     }
+    /* max-keys=0 asks for nothing, and nothing is left out: S3 says not truncated
+     * (moto agrees; a token over no key could not continue anyway). */
+    if (max_keys == 0) truncated = 0;
     mock_buf x = {0};
     mock_buf_puts(&x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ListBucketResult "
                       "xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Name>");
     mock_buf_xml(&x, b->name);
     mock_buf_puts(&x, "</Name><Prefix>");
-    mock_buf_xml(&x, prefix);
+    s3_put_name(&x, prefix, url);
     mock_buf_printf(&x, "</Prefix><KeyCount>%ld</KeyCount><MaxKeys>%ld</MaxKeys>", count, max_keys);
     if (dlen) {
         mock_buf_puts(&x, "<Delimiter>");
-        mock_buf_xml(&x, delim);
+        s3_put_name(&x, delim, url);
         mock_buf_puts(&x, "</Delimiter>");
     }
     if (url) mock_buf_puts(&x, "<EncodingType>url</EncodingType>");
@@ -512,7 +533,7 @@ static void s3_list_v2(mock_s3 *s3, mock_request *req, s3_bucket *b) {
     }
     if (has_start) {
         mock_buf_puts(&x, "<StartAfter>");
-        mock_buf_xml(&x, start_after);
+        s3_put_name(&x, start_after, url);
         mock_buf_puts(&x, "</StartAfter>");
     }
     if (contents.len) mock_buf_add(&x, contents.data, contents.len);

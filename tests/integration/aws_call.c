@@ -1,0 +1,93 @@
+/*
+ * aws_call.c - one libsmfw AWS client operation from the command line, for
+ * integration tests of operations no smfw command exposes on its own (the
+ * credential chain behind GetCallerIdentity, S3 keys and pagination). The
+ * client is configured only by the AWS_* environment, as smfw's is.
+ *
+ *   aws_call whoami                        provider, account, ARN (never a secret)
+ *   aws_call put BUCKET KEY FILE           PutObject from a file
+ *   aws_call get BUCKET KEY FILE           GetObject into a file
+ *   aws_call head BUCKET KEY               size and ETag
+ *   aws_call list BUCKET [PREFIX]          ListObjectsV2, all pages: KEY<TAB>SIZE per line
+ *   aws_call role NAME                     IAM GetRole: the ARN
+ *   aws_call roles                         IAM ListRoles, all pages: NAME<TAB>ARN per line
+ *
+ * Exit status: 0 on success, 1 with the error sentence on stderr otherwise.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <smfw/aws.h>
+
+static int print_object(const smfw_aws_s3_object *o, void *user) {
+    (void)user;
+    printf("%s\t%lld\n", o->key, (long long)o->size);
+    return 0;
+}
+
+static int print_role(const char *name, const char *arn, void *user) {
+    (void)user;
+    printf("%s\t%s\n", name, arn);
+    return 0;
+}
+
+static smfw_status whoami(smfw_aws_client *c, smfw_error *err) {
+    const smfw_aws_credentials *cr;
+    smfw_status st = smfw_aws_client_credentials(c, &cr, err);
+    if (st != SMFW_OK) return st;
+    printf("provider %s\ntemporary %s\n", cr->provider ? cr->provider : "?",
+           cr->session_token ? "yes" : "no");
+    smfw_aws_credentials_release(cr);
+    smfw_aws_identity id;
+    st = smfw_aws_sts_get_caller_identity(c, &id, err);
+    if (st == SMFW_OK) printf("account %s\narn %s\n", id.account, id.arn);
+    return st;
+}
+
+static smfw_status dispatch(smfw_aws_client *c, int argc, char **argv, smfw_error *err) {
+    const char *op = argv[1];
+    if (strcmp(op, "whoami") == 0 && argc == 2) return whoami(c, err);
+    if (strcmp(op, "put") == 0 && argc == 5)
+        return smfw_aws_s3_put_object_file(c, argv[2], argv[3], argv[4], NULL, err);
+    if (strcmp(op, "get") == 0 && argc == 5)
+        return smfw_aws_s3_get_object_file(c, argv[2], argv[3], argv[4], err);
+    if (strcmp(op, "head") == 0 && argc == 4) {
+        smfw_aws_s3_object o;
+        smfw_status st = smfw_aws_s3_head_object(c, argv[2], argv[3], &o, err);
+        if (st == SMFW_OK) printf("size %lld\netag %s\n", (long long)o.size, o.etag);
+        return st;
+    }
+    if (strcmp(op, "list") == 0 && (argc == 3 || argc == 4))
+        return smfw_aws_s3_list_objects(c, argv[2], argc == 4 ? argv[3] : NULL, print_object, NULL,
+                                        err);
+    if (strcmp(op, "role") == 0 && argc == 3) {
+        char arn[2048];
+        smfw_status st = smfw_aws_iam_get_role(c, argv[2], arn, sizeof arn, err);
+        if (st == SMFW_OK) printf("%s\n", arn);
+        return st;
+    }
+    if (strcmp(op, "roles") == 0 && argc == 2)
+        return smfw_aws_iam_list_roles(c, print_role, NULL, err);
+    return smfw_error_set(err, SMFW_ERR_USAGE, "unknown operation or wrong arguments: %s", op);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s whoami|put|get|head|list|role|roles ARGS...\n", argv[0]);
+        return 2;
+    }
+    smfw_error err;
+    smfw_error_clear(&err);
+    smfw_aws_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.no_imds = 1; /* tests never reach instance metadata */
+    smfw_aws_client *c = NULL;
+    smfw_status st = smfw_aws_client_new(&opts, &c, &err);
+    if (st == SMFW_OK) st = dispatch(c, argc, argv, &err);
+    smfw_aws_client_free(c);
+    if (st != SMFW_OK) {
+        fprintf(stderr, "aws_call %s: %s\n", argv[1], err.message);
+        return 1;
+    }
+    return 0;
+}
