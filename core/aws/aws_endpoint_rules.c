@@ -653,8 +653,15 @@ static json_t *resolve_properties(ev *e, const json_t *v, json_t *scope, int dep
         const json_t *x;
         json_array_foreach(v, i, x) {
             json_t *r = resolve_properties(e, x, scope, depth + 1);
-            if (e->failed) break;
+            if (e->failed) {
+                json_decref(r);
+                break;
+            }
             json_array_append_new(out, r ? r : json_null());
+        }
+        if (e->failed) {
+            json_decref(out);
+            return NULL;
         }
         return out;
     }
@@ -664,8 +671,15 @@ static json_t *resolve_properties(ev *e, const json_t *v, json_t *scope, int dep
         json_t *x;
         json_object_foreach((json_t *)v, k, x) {
             json_t *r = resolve_properties(e, x, scope, depth + 1);
-            if (e->failed) break;
+            if (e->failed) {
+                json_decref(r);
+                break;
+            }
             json_object_set_new(out, k, r ? r : json_null());
+        }
+        if (e->failed) {
+            json_decref(out);
+            return NULL;
         }
         return out;
     }

@@ -103,6 +103,11 @@ START_TEST(templates_partitions_and_errors) {
     ck_assert_msg(strstr(out, "assigns 'a' twice"), "%s", out);
     eval("{\"rules\":[" ENDPOINT("\"https://{Nope}\"") "]}", "{}", out, sizeof(out), NULL);
     ck_assert_msg(strstr(out, "unset value"), "%s", out);
+    /* A failing template inside properties (the fuzzer's first find: it leaked). */
+    eval("{\"rules\":[{\"type\":\"endpoint\",\"conditions\":[],\"endpoint\":{\"url\":\"x\","
+         "\"properties\":{\"authSchemes\":[{\"name\":\"sigv4\"},{\"name\":\"{Nope}\"}]}}}]}",
+         "{}", out, sizeof(out), NULL);
+    ck_assert_msg(strstr(out, "unset value"), "%s", out);
     eval("{\"rules\":[]}", "{}", out, sizeof(out), NULL);
     ck_assert_str_eq(out, "error: no endpoint rule matches");
     eval("{\"rules\":[{\"type\":\"endpoint\",\"conditions\":[{\"fn\":\"booleanEquals\","
