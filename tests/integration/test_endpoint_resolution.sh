@@ -3,9 +3,11 @@
 # Every service smfw calls, in eight regions of five partitions, each plain,
 # FIPS, dual-stack and both, with the setting in the environment, in the
 # profile, and in both (the environment must win); plus an endpoint override
-# (with FIPS and dual-stack asked for, which an override turns off). botocore
-# 1.43.11 resolves the same cases with its own resolver over the same data
-# files (AWS_DATA_PATH=data/aws); URL, signing region and signing name must be
+# (with FIPS and dual-stack asked for, which an override turns off), and STS
+# and S3 with AWS_STS_REGIONAL_ENDPOINTS=legacy and
+# AWS_S3_US_EAST_1_REGIONAL_ENDPOINT=regional. botocore 1.43.11 resolves the
+# same cases with its own resolver over the same data files
+# (AWS_DATA_PATH=data/aws); URL, signing region and signing name must be
 # equal, and where botocore refuses (raises), smfw must refuse with the rule
 # set's message. No request is sent.
 # Then the interpreter itself against botocore's EndpointProvider over many
@@ -38,8 +40,14 @@ for s in $services; do
     done
 done
 
-AWS_CONFIG_FILE=/dev/null AWS_DATA_PATH="$SMFW_SOURCE_DIR/data/aws" \
-    "$SMFW_PYTHON" - "$work/cases" >"$work/botocore" <<'PY'
+# The legacy global STS and S3 us-east-1 settings, read by both.
+for s in sts s3; do
+    for r in us-east-1 eu-west-1 ap-southeast-3 cn-north-1; do
+        for f in 0 1; do for d in 0 1; do echo "$s $r $f $d" >>"$work/cases.legacy"; done; done
+    done
+done
+
+cat >"$work/oracle.py" <<'PY'
 import sys
 import botocore
 import botocore.session
@@ -68,10 +76,17 @@ for line in open(sys.argv[1]):
     except Exception as e:  # botocore refuses: smfw must too
         print(key, "= error:", str(e).replace("\n", " "))
 PY
-
+export AWS_DATA_PATH="$SMFW_SOURCE_DIR/data/aws"
+AWS_CONFIG_FILE=/dev/null "$SMFW_PYTHON" "$work/oracle.py" "$work/cases" >"$work/botocore"
 for via in env profile both; do
     "$TOOL" --via "$via" <"$work/cases" >"$work/smfw.$via"
 done
+legacy=(env AWS_STS_REGIONAL_ENDPOINTS=legacy AWS_S3_US_EAST_1_REGIONAL_ENDPOINT=regional)
+"${legacy[@]}" AWS_CONFIG_FILE=/dev/null "$SMFW_PYTHON" "$work/oracle.py" "$work/cases.legacy" \
+    >"$work/botocore.legacy"
+"${legacy[@]}" "$TOOL" <"$work/cases.legacy" >"$work/smfw.legacy"
+sed 's/^/legacy /' "$work/botocore.legacy" >>"$work/botocore"
+for via in env profile both; do sed 's/^/legacy /' "$work/smfw.legacy" >>"$work/smfw.$via"; done
 
 "$SMFW_PYTHON" - "$work/botocore" "$work"/smfw.env "$work"/smfw.profile "$work"/smfw.both <<'PY'
 import sys
