@@ -235,6 +235,8 @@ static const service_info SERVICES[] = {
     {"sso", "AWS_ENDPOINT_URL_SSO", "sso", "sso", "awsssoportal"},
     {"sso-oidc", "AWS_ENDPOINT_URL_SSO_OIDC", "sso_oidc", "sso-oidc", "sso-oauth"},
 };
+_Static_assert(sizeof(SERVICES) / sizeof(SERVICES[0]) <= AWS_MAX_ENDPOINTS,
+               "one endpoint cache slot per service");
 
 static int env_true(const char *name) {
     const char *v = aws_getenv(name);
