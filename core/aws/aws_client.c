@@ -17,6 +17,8 @@
 
 #include <smfw/log.h>
 
+#include "aws/aws_endpoint_data.h"
+#include "aws/aws_endpoint_rules.h"
 #include "aws/aws_internal.h"
 
 #define RETRY_QUOTA        500
@@ -214,23 +216,27 @@ smfw_status smfw_aws_client_region(smfw_aws_client *c, const char **region, smfw
 
 typedef struct service_info {
     const char *id;
-    const char *env;         /* AWS_ENDPOINT_URL_<X> */
-    const char *config_key;  /* key in a [services] section */
-    const char *host_prefix; /* "<prefix>.<region>.<suffix>" */
-    int global;              /* one endpoint per partition (IAM) */
+    const char *env;          /* AWS_ENDPOINT_URL_<X> */
+    const char *config_key;   /* key in a [services] section */
+    const char *rules;        /* botocore's data folder (data/aws/<rules>/) */
+    const char *signing_name; /* the service model's, when the rules give none */
 } service_info;
 
 static const service_info SERVICES[] = {
-    {"sagemaker", "AWS_ENDPOINT_URL_SAGEMAKER", "sagemaker", "api.sagemaker", 0},
+    {"sagemaker", "AWS_ENDPOINT_URL_SAGEMAKER", "sagemaker", "sagemaker", "sagemaker"},
     {"runtime.sagemaker", "AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME", "sagemaker_runtime",
-     "runtime.sagemaker", 0},
-    {"s3", "AWS_ENDPOINT_URL_S3", "s3", "s3", 0},
-    {"sts", "AWS_ENDPOINT_URL_STS", "sts", "sts", 0},
-    {"monitoring", "AWS_ENDPOINT_URL_CLOUDWATCH", "cloudwatch", "monitoring", 0},
-    {"iam", "AWS_ENDPOINT_URL_IAM", "iam", "iam", 1},
+     "sagemaker-runtime", "sagemaker"},
+    {"s3", "AWS_ENDPOINT_URL_S3", "s3", "s3", "s3"},
+    {"sts", "AWS_ENDPOINT_URL_STS", "sts", "sts", "sts"},
+    {"monitoring", "AWS_ENDPOINT_URL_CLOUDWATCH", "cloudwatch", "cloudwatch", "monitoring"},
+    {"iam", "AWS_ENDPOINT_URL_IAM", "iam", "iam", "iam"},
     {"application-autoscaling", "AWS_ENDPOINT_URL_APPLICATION_AUTO_SCALING",
-     "application_auto_scaling", "application-autoscaling", 0},
+     "application_auto_scaling", "application-autoscaling", "application-autoscaling"},
+    {"sso", "AWS_ENDPOINT_URL_SSO", "sso", "sso", "awsssoportal"},
+    {"sso-oidc", "AWS_ENDPOINT_URL_SSO_OIDC", "sso_oidc", "sso-oidc", "sso-oauth"},
 };
+_Static_assert(sizeof(SERVICES) / sizeof(SERVICES[0]) <= AWS_MAX_ENDPOINTS,
+               "one endpoint cache slot per service");
 
 static int env_true(const char *name) {
     const char *v = aws_getenv(name);
@@ -252,13 +258,10 @@ static smfw_status put_url(char *url, size_t size, const char *v, const char *fr
     return SMFW_OK;
 }
 
-smfw_status smfw_aws_client_endpoint(smfw_aws_client *c, const char *service, char *url,
-                                     size_t url_size, int *overridden, smfw_error *err) {
-    const service_info *si = NULL;
-    for (size_t i = 0; i < sizeof(SERVICES) / sizeof(SERVICES[0]); i++)
-        if (strcmp(SERVICES[i].id, service) == 0) si = &SERVICES[i];
-    if (!si) return smfw_error_set(err, SMFW_ERR_INTERNAL, "unknown AWS service '%s'", service);
-    if (overridden) *overridden = 1;
+/* The configured override URL, if any (*found = 1), in the AWS CLI's order. */
+static smfw_status endpoint_override(smfw_aws_client *c, const service_info *si, char *url,
+                                     size_t url_size, int *found, smfw_error *err) {
+    *found = 1;
     if (c->opt_endpoint_url)
         return put_url(url, url_size, c->opt_endpoint_url, "--endpoint-url", err);
     if (!env_true("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS") &&
@@ -279,20 +282,141 @@ smfw_status smfw_aws_client_endpoint(smfw_aws_client *c, const char *service, ch
         if ((v = aws_profile_get(c, NULL, "endpoint_url")))
             return put_url(url, url_size, v, "the AWS config file", err);
     }
-    if (overridden) *overridden = 0;
-    const char *region;
-    smfw_status st = smfw_aws_client_region(c, &region, err);
+    *found = 0;
+    return SMFW_OK;
+}
+
+/* A boolean setting: the environment wins over the profile (botocore's ensure_boolean). */
+static int setting_true(smfw_aws_client *c, const char *env, const char *key) {
+    const char *v = aws_getenv(env);
+    if (!v) v = aws_profile_get(c, NULL, key);
+    return v && strcasecmp(v, "true") == 0;
+}
+
+static const char *setting(smfw_aws_client *c, const char *env, const char *key) {
+    const char *v = aws_getenv(env);
+    return v ? v : aws_profile_get(c, NULL, key);
+}
+
+/* botocore's LEGACY_GLOBAL_STS_REGIONS: sts_regional_endpoints=legacy sends these to
+ * sts.amazonaws.com. */
+static int legacy_global_sts_region(const char *r) {
+    static const char *const regions[] = {
+        "ap-northeast-1", "ap-south-1",   "ap-southeast-1", "ap-southeast-2",
+        "aws-global",     "ca-central-1", "eu-central-1",   "eu-north-1",
+        "eu-west-1",      "eu-west-2",    "eu-west-3",      "sa-east-1",
+        "us-east-1",      "us-east-2",    "us-west-1",      "us-west-2"};
+    for (size_t i = 0; i < sizeof(regions) / sizeof(regions[0]); i++)
+        if (strcmp(r, regions[i]) == 0) return 1;
+    return 0;
+}
+
+/* The rule set's inputs, as botocore computes its built-ins. */
+static json_t *rule_inputs(smfw_aws_client *c, const char *region, const char *override, int fips,
+                           int dualstack) {
+    json_t *in = json_object();
+    if (!in) return NULL;
+    json_object_set_new(in, "AWS::Region", json_string(region));
+    json_object_set_new(in, "AWS::UseFIPS", json_boolean(fips));
+    json_object_set_new(in, "AWS::UseDualStack", json_boolean(dualstack));
+    if (override) json_object_set_new(in, "SDK::Endpoint", json_string(override));
+    const char *sts = setting(c, "AWS_STS_REGIONAL_ENDPOINTS", "sts_regional_endpoints");
+    json_object_set_new(in, "AWS::STS::UseGlobalEndpoint",
+                        json_boolean(!override && sts && strcmp(sts, "legacy") == 0 &&
+                                     legacy_global_sts_region(region)));
+    const char *s3 = aws_getenv("AWS_S3_US_EAST_1_REGIONAL_ENDPOINT");
+    json_object_set_new(
+        in, "AWS::S3::UseGlobalEndpoint",
+        json_boolean(strcmp(region, "us-east-1") == 0 && !(s3 && strcmp(s3, "regional") == 0)));
+    /* An override means path-style S3 addressing (botocore, and smfw before the rules). */
+    json_object_set_new(in, "AWS::S3::ForcePathStyle", json_boolean(override != NULL));
+    return in;
+}
+
+smfw_status aws_client_resolve_endpoint(smfw_aws_client *c, const char *service, aws_endpoint *out,
+                                        smfw_error *err) {
+    size_t idx = 0;
+    const service_info *si = NULL;
+    for (size_t i = 0; i < sizeof(SERVICES) / sizeof(SERVICES[0]); i++)
+        if (strcmp(SERVICES[i].id, service) == 0) si = &SERVICES[(idx = i)];
+    if (!si) return smfw_error_set(err, SMFW_ERR_INTERNAL, "unknown AWS service '%s'", service);
+    memset(out, 0, sizeof(*out));
+    char override[1024];
+    int overridden = 0;
+    smfw_status st = endpoint_override(c, si, override, sizeof(override), &overridden, err);
     if (st != SMFW_OK) return st;
-    int china = strncmp(region, "cn-", 3) == 0;
-    const char *suffix = china ? "amazonaws.com.cn" : "amazonaws.com";
-    int n;
-    if (si->global)
-        n = china ? snprintf(url, url_size, "https://iam.cn-north-1.%s", suffix)
-                  : snprintf(url, url_size, "https://iam.%s", suffix);
-    else
-        n = snprintf(url, url_size, "https://%s.%s.%s", si->host_prefix, region, suffix);
-    if (n < 0 || (size_t)n >= url_size)
+    const char *region;
+    smfw_error rerr;
+    st = smfw_aws_client_region(c, &region, overridden ? &rerr : err);
+    if (st != SMFW_OK && overridden) {
+        /* An override needs no region to be known until something is signed. */
+        aws_strlcpy(out->url, override, sizeof(out->url));
+        aws_strlcpy(out->signing_name, si->signing_name, sizeof(out->signing_name));
+        out->overridden = 1;
+        return SMFW_OK;
+    }
+    if (st != SMFW_OK) return st;
+    /* Like botocore: an override turns FIPS and dual-stack off (they name AWS's hosts). */
+    int fips = !overridden && setting_true(c, "AWS_USE_FIPS_ENDPOINT", "use_fips_endpoint");
+    int ds = !overridden && setting_true(c, "AWS_USE_DUALSTACK_ENDPOINT", "use_dualstack_endpoint");
+    json_t *in = rule_inputs(c, region, overridden ? override : NULL, fips, ds);
+    char *key = in ? json_dumps(in, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    if (!key) {
+        json_decref(in);
+        return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    }
+    pthread_mutex_lock(&c->lock);
+    int hit = strcmp(c->endpoints[idx].key, key) == 0;
+    if (hit) *out = c->endpoints[idx].ep;
+    pthread_mutex_unlock(&c->lock);
+    if (hit) {
+        free(key);
+        json_decref(in);
+        return SMFW_OK;
+    }
+    const json_t *ruleset, *partitions;
+    st = aws_endpoint_data_get(si->rules, &ruleset, &partitions, err);
+    aws_rules_endpoint rep;
+    memset(&rep, 0, sizeof(rep));
+    int rule_error = 0;
+    if (st == SMFW_OK) st = aws_rules_evaluate(ruleset, partitions, in, &rep, &rule_error, err);
+    json_decref(in);
+    aws_rules_signing sig;
+    if (st == SMFW_OK) st = aws_rules_signing_of(&rep, &sig, err);
+    if (st == SMFW_OK) {
+        /* An override is used as given (trailing '/' dropped), as before the rules. */
+        st = put_url(out->url, sizeof(out->url), overridden ? override : rep.url,
+                     overridden ? "the configuration" : "the endpoint rules", err);
+        aws_strlcpy(out->signing_region, sig.region[0] ? sig.region : region,
+                    sizeof(out->signing_region));
+        aws_strlcpy(out->signing_name, sig.name[0] ? sig.name : si->signing_name,
+                    sizeof(out->signing_name));
+        out->overridden = overridden;
+    } else {
+        smfw_error_prefix(err, "no %s endpoint for region %s%s%s", si->rules, region,
+                          fips ? " with FIPS" : "",
+                          ds ? (fips ? " and dual-stack" : " with dual-stack") : "");
+    }
+    aws_rules_endpoint_free(&rep);
+    if (st == SMFW_OK && strlen(key) < sizeof(c->endpoints[idx].key)) {
+        pthread_mutex_lock(&c->lock);
+        aws_strlcpy(c->endpoints[idx].key, key, sizeof(c->endpoints[idx].key));
+        c->endpoints[idx].ep = *out;
+        pthread_mutex_unlock(&c->lock);
+    }
+    free(key);
+    return st;
+}
+
+smfw_status smfw_aws_client_endpoint(smfw_aws_client *c, const char *service, char *url,
+                                     size_t url_size, int *overridden, smfw_error *err) {
+    aws_endpoint ep;
+    smfw_status st = aws_client_resolve_endpoint(c, service, &ep, err);
+    if (st != SMFW_OK) return st;
+    if (overridden) *overridden = ep.overridden;
+    if (strlen(ep.url) >= url_size)
         return smfw_error_set(err, SMFW_ERR_INTERNAL, "endpoint URL buffer too small");
+    memcpy(url, ep.url, strlen(ep.url) + 1);
     return SMFW_OK;
 }
 
@@ -487,15 +611,21 @@ smfw_status aws_client_call(smfw_aws_client *c, const aws_call *call, aws_result
                             smfw_error *err) {
     char base[1024], authority[512];
     smfw_status st;
+    aws_endpoint ep;
+    memset(&ep, 0, sizeof(ep));
     if (call->base_url) {
         aws_strlcpy(base, call->base_url, sizeof(base));
     } else {
-        st = smfw_aws_client_endpoint(c, call->endpoint_id, base, sizeof(base), NULL, err);
+        /* The rules give the URL and how to sign for it (IAM: the partition's global region). */
+        st = aws_client_resolve_endpoint(c, call->endpoint_id, &ep, err);
         if (st != SMFW_OK) return st;
+        aws_strlcpy(base, ep.url, sizeof(base));
     }
     if (aws_http_url_authority(base, authority, sizeof(authority)) != 0)
         return smfw_error_set(err, SMFW_ERR_CONFIG, "the endpoint URL '%s' is not valid", base);
     const char *region = call->signing_region;
+    if (!region && ep.signing_region[0]) region = ep.signing_region;
+    const char *signing_name = ep.signing_name[0] ? ep.signing_name : call->signing_name;
     if (!region && !call->unsigned_request) {
         st = smfw_aws_client_region(c, &region, err);
         if (st != SMFW_OK) return st;
@@ -528,7 +658,7 @@ smfw_status aws_client_call(smfw_aws_client *c, const aws_call *call, aws_result
     int skew_retry_used = 0, token_retry_used = 0;
     smfw_sigv4_signer *signer = NULL;
     if (!call->unsigned_request) {
-        signer = signer_for(c, region, call->signing_name, err);
+        signer = signer_for(c, region, signing_name, err);
         if (!signer) {
             aws_buf_free(&path);
             aws_buf_free(&url);

@@ -1,4 +1,5 @@
-/* aws_iam.c - IAM over awsQuery (global endpoint, signed for us-east-1): GetRole, ListRoles. */
+/* aws_iam.c - IAM over awsQuery (the partition's endpoint and signing region from the rules):
+ * GetRole, ListRoles. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,11 +9,6 @@
 
 static smfw_status iam_call(smfw_aws_client *c, const char *op, const char *form,
                             aws_xml_node **root, smfw_error *err) {
-    const char *region = "us-east-1";
-    const char *r;
-    smfw_error rerr;
-    if (smfw_aws_client_region(c, &r, &rerr) == SMFW_OK && strncmp(r, "cn-", 3) == 0)
-        region = "cn-north-1";
     smfw_sigv4_header hs[1] = {
         {"Content-Type", "application/x-www-form-urlencoded; charset=utf-8"}};
     aws_call call;
@@ -21,7 +17,6 @@ static smfw_status iam_call(smfw_aws_client *c, const char *op, const char *form
     call.operation = op;
     call.endpoint_id = "iam";
     call.signing_name = "iam";
-    call.signing_region = region;
     call.method = "POST";
     call.path = "/";
     call.headers = hs;

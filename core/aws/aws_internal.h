@@ -24,6 +24,22 @@ typedef struct aws_creds {
 
 #define AWS_MAX_SIGNERS 16
 
+/* A resolved endpoint: where to send, and how to sign. */
+typedef struct aws_endpoint {
+    char url[1024];          /* no trailing '/' */
+    char signing_region[64]; /* the rules' signingRegion, else the client's region */
+    char signing_name[64];   /* the rules' signingName, else the service's */
+    int overridden;          /* the URL came from an override (S3: path-style) */
+} aws_endpoint;
+
+/* One cached resolution: its inputs, so a changed setting resolves again. */
+typedef struct aws_endpoint_cached {
+    char key[1200];
+    aws_endpoint ep;
+} aws_endpoint_cached;
+
+#define AWS_MAX_ENDPOINTS 12
+
 struct smfw_aws_client {
     /* options, copied */
     char *opt_region, *opt_profile, *opt_endpoint_url, *opt_ca_bundle;
@@ -54,6 +70,8 @@ struct smfw_aws_client {
 
     smfw_sigv4_signer *signers[AWS_MAX_SIGNERS];
     int nsigners;
+
+    aws_endpoint_cached endpoints[AWS_MAX_ENDPOINTS]; /* by service, under `lock` */
 };
 
 /* ---- config/profile ---- */
@@ -62,6 +80,19 @@ smfw_status aws_client_load_files(smfw_aws_client *c, smfw_error *err);
 const char *aws_profile_get(smfw_aws_client *c, const char *profile, const char *key);
 /* Value of key in the profile's section of the credentials file, or NULL. */
 const char *aws_credfile_get(smfw_aws_client *c, const char *profile, const char *key);
+
+/* ---- endpoints ---- */
+/*
+ * Resolve a service's endpoint ("sagemaker", "runtime.sagemaker", "s3",
+ * "sts", "monitoring", "iam", "application-autoscaling", "sso", "sso-oidc")
+ * through its endpoint rule set: overrides become the Endpoint parameter,
+ * FIPS and dual-stack come from AWS_USE_FIPS_ENDPOINT /
+ * AWS_USE_DUALSTACK_ENDPOINT or the profile. A refusal of the rules (e.g.
+ * FIPS where the partition has none) is SMFW_ERR_CONFIG with the rule's
+ * message in the sentence.
+ */
+smfw_status aws_client_resolve_endpoint(smfw_aws_client *c, const char *service, aws_endpoint *out,
+                                        smfw_error *err);
 
 /* ---- time ---- */
 int64_t aws_now(void);
@@ -79,7 +110,8 @@ typedef struct aws_call {
     const char *endpoint_id; /* for smfw_aws_client_endpoint */
     const char *base_url;    /* instead of endpoint_id (S3 virtual host) */
     const char *signing_name;
-    const char *signing_region; /* NULL = client region */
+    const char
+        *signing_region; /* NULL = the resolved endpoint's (the client region with base_url) */
     const char *method;
     const char *path;  /* wire path (percent-encoded), "/" when NULL */
     const char *query; /* wire query without '?', or NULL */

@@ -6,13 +6,20 @@
 #include "aws/aws_internal.h"
 #include "aws/aws_xml.h"
 
-/* Regional STS endpoint, or the global one signed for us-east-1 when no region is known. */
-static smfw_status sts_target(smfw_aws_client *c, char *base, size_t size, const char **region,
-                              smfw_error *err) {
+/* The rules' STS endpoint, or the global one signed for us-east-1 when no region is known. */
+static smfw_status sts_target(smfw_aws_client *c, char *base, size_t size, char *region,
+                              size_t region_size, smfw_error *err) {
     smfw_error rerr;
-    if (smfw_aws_client_region(c, region, &rerr) == SMFW_OK)
-        return smfw_aws_client_endpoint(c, "sts", base, size, NULL, err);
-    *region = "us-east-1";
+    const char *r;
+    if (smfw_aws_client_region(c, &r, &rerr) == SMFW_OK) {
+        aws_endpoint ep;
+        smfw_status st = aws_client_resolve_endpoint(c, "sts", &ep, err);
+        if (st != SMFW_OK) return st;
+        aws_strlcpy(base, ep.url, size);
+        aws_strlcpy(region, ep.signing_region, region_size);
+        return SMFW_OK;
+    }
+    aws_strlcpy(region, "us-east-1", region_size);
     if (smfw_aws_client_endpoint(c, "sts", base, size, NULL, &rerr) != SMFW_OK)
         snprintf(base, size, "https://sts.amazonaws.com");
     return SMFW_OK;
@@ -21,9 +28,8 @@ static smfw_status sts_target(smfw_aws_client *c, char *base, size_t size, const
 static smfw_status sts_call(smfw_aws_client *c, const char *op, const char *form,
                             const smfw_aws_credentials *creds, int unsigned_request,
                             aws_xml_node **root, smfw_error *err) {
-    char base[1024];
-    const char *region;
-    smfw_status st = sts_target(c, base, sizeof(base), &region, err);
+    char base[1024], region[64];
+    smfw_status st = sts_target(c, base, sizeof(base), region, sizeof(region), err);
     if (st != SMFW_OK) return st;
     smfw_sigv4_header hs[1] = {
         {"Content-Type", "application/x-www-form-urlencoded; charset=utf-8"}};

@@ -72,9 +72,11 @@ SMFW_API smfw_status smfw_aws_client_refresh_credentials(smfw_aws_client *client
 
 /**
  * Base URL for a service ("sagemaker", "runtime.sagemaker", "s3", "sts",
- * "monitoring", "iam", "application-autoscaling"), honouring AWS_ENDPOINT_URL_<SERVICE>,
- * AWS_ENDPOINT_URL, the profile's endpoint_url and the explicit option. Writes
- * e.g. "https://api.sagemaker.us-east-1.amazonaws.com" (no trailing '/').
+ * "monitoring", "iam", "application-autoscaling", "sso", "sso-oidc"), honouring
+ * AWS_ENDPOINT_URL_<SERVICE>, AWS_ENDPOINT_URL, the profile's endpoint_url and
+ * the explicit option, else resolved by the service's endpoint rule set
+ * (partition, FIPS, dual-stack; docs/aws.md). Writes e.g.
+ * "https://api.sagemaker.us-east-1.amazonaws.com" (no trailing '/').
  * *overridden is set to 1 when the URL came from an override (S3 then uses
  * path-style addressing).
  */
@@ -170,7 +172,7 @@ SMFW_API smfw_status smfw_aws_s3_head_bucket(smfw_aws_client *client, const char
 SMFW_API smfw_status smfw_aws_s3_create_bucket(smfw_aws_client *client, const char *bucket,
                                                smfw_error *err);
 
-/* ---- IAM (awsQuery, global: signed for us-east-1) ---- */
+/* ---- IAM (awsQuery; the partition's endpoint and signing region, e.g. us-east-1) ---- */
 
 /** GetRole: writes the role ARN. */
 SMFW_API smfw_status smfw_aws_iam_get_role(smfw_aws_client *client, const char *role_name,

@@ -27,6 +27,10 @@ export PKG_CONFIG_LIBDIR="$(dirname "$pc")" PKG_CONFIG_PATH="" PKG_CONFIG_SYSROO
 cflags=$(pkg-config --cflags smfw)
 case "$cflags" in *"$stage"*) ;; *) fail "pkg-config --cflags smfw gave '$cflags', not the install" ;; esac
 echo "installed under $prefix; pkg-config: $cflags $(pkg-config --libs smfw)"
+# libsmfw resolves AWS endpoints from the installed rule sets (docs/aws.md).
+for f in partitions.json sagemaker-runtime/2017-05-13/endpoint-rule-set-1.json LICENSE.txt; do
+    [ -s "$prefix/share/smfw/aws/$f" ] || fail "share/smfw/aws/$f not installed"
+done
 
 # 2. Build each example out of tree with only the install.
 for ex in reporter-hello dataset-csv; do
