@@ -21,7 +21,8 @@ COPY tools/container/runtime-packages.txt /tmp/runtime-packages.txt
 RUN apt-get update \
  && grep -v '^#' /tmp/runtime-packages.txt | xargs apt-get install -y --no-install-recommends \
  && rm -rf /var/lib/apt/lists/* /tmp/runtime-packages.txt \
- && useradd --system --uid 10001 --create-home --home-dir /home/smfw smfw
+ && useradd --uid 10001 --user-group --create-home --home-dir /home/smfw \
+      --shell /usr/sbin/nologin smfw
 COPY --from=build /out/ /
 USER 10001:10001
 WORKDIR /home/smfw

@@ -12,7 +12,7 @@ packages=(build-essential cmake pkg-config
           libinih-dev libevent-dev check libsubunit-dev
           clang libclang-rt-14-dev valgrind wrk python3-boto3 python3-numpy chromium
           clang-format ca-certificates
-          slurm-wlm munge)
+          slurm-wlm munge debootstrap)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

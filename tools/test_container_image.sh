@@ -7,7 +7,8 @@
 # `smfw --version`, `smfw plugins`, and a run against smfw-mock (`--endpoint mock`). Then the
 # list is checked against the binaries: every library they link (DT_NEEDED) resolves inside the
 # root, comes from a listed package or from libc6, and every listed library package is needed.
-# Needs root (debootstrap, chroot, mount). Usage: tools/test_container_image.sh [WORKDIR]
+# Needs root (debootstrap, chroot, mount) and the Debian mirror; about 3 minutes on 2 cores
+# (build 1-2 min, debootstrap about 2). Usage: tools/test_container_image.sh [WORKDIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=$PWD
@@ -43,7 +44,8 @@ step "runtime stage: debootstrap bookworm (minbase) from $mirror with $packages"
 debootstrap --variant=minbase --include="$packages" bookworm "$root" "$mirror" > "$work/debootstrap.log" 2>&1 \
     || { tail -30 "$work/debootstrap.log"; exit 1; }
 cp -a "$work/out/." "$root/"
-chroot "$root" useradd --system --uid 10001 --create-home --home-dir /home/smfw smfw
+chroot "$root" useradd --uid 10001 --user-group --create-home --home-dir /home/smfw \
+    --shell /usr/sbin/nologin smfw
 mount -t proc proc "$root/proc"
 as_user() { chroot --userspec=10001:10001 "$root" env HOME=/home/smfw PATH=/usr/bin:/bin "$@"; }
 
@@ -53,23 +55,24 @@ as_user smfw plugins > "$work/plugins.txt"
 grep -q direct "$work/plugins.txt" || { cat "$work/plugins.txt"; exit 1; }
 as_user sh -c 'cd /home/smfw && smfw run --endpoint mock --request-count 5 --concurrency 2 -q -o r1'
 as_user test -s /home/smfw/r1/profile_export_aiperf.json
-echo "mock run: $(grep -o '"request_count": *{[^}]*"avg": *[0-9.]*' "$root/home/smfw/r1/profile_export_aiperf.json" | grep -o '[0-9.]*$') requests"
+n=$(wc -l < "$root/home/smfw/r1/profile_export.jsonl")
+[ "$n" = 5 ] || { echo "the mock run recorded $n requests, not 5"; exit 1; }
+echo "mock run under chroot: 5 requests recorded"
 
 step "package list against the binaries' libraries"
 mapfile -t elves < <(find "$work/out" -type f -exec sh -c 'head -c4 "$1" | grep -q ELF' _ {} \; -print)
 [ "${#elves[@]}" -ge 5 ] || { echo "expected smfw, libsmfw, plugins and smfw-mock, found ${elves[*]}"; exit 1; }
-own=" $(for f in "${elves[@]}"; do basename "$f"; done | tr '\n' ' ') "
 needed=$(for f in "${elves[@]}"; do readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; done | sort -u)
 status=0
 used=" libc6 "
 for lib in $needed; do
-    case "$own" in *" $lib "*) continue ;; esac   # libsmfw.so.N: ours
+    [ -n "$(find "$work/out" -name "$lib" -print -quit)" ] && continue   # libsmfw.so.N: ours
     path=$(chroot "$root" sh -c "ldconfig -p | awk -v l=$lib '\$1 == l {print \$NF; exit}'")
     if [ -z "$path" ]; then echo "  $lib: not found in the runtime root"; status=1; continue; fi
     pkg=$(chroot "$root" dpkg -S "$path" 2>/dev/null || chroot "$root" dpkg -S "/usr$path" 2>/dev/null || true)
     pkg=${pkg%%:*}
     case ",$packages,libc6," in
-        *",$pkg,"*) used="$used$pkg " ;;
+        *",$pkg,"*) case "$used" in *" $pkg "*) ;; *) used="$used$pkg " ;; esac ;;
         *) echo "  $lib ($path) comes from $pkg, which is not in tools/container/runtime-packages.txt"; status=1 ;;
     esac
 done
