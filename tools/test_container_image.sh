@@ -7,8 +7,8 @@
 # `smfw --version`, `smfw plugins`, and a run against smfw-mock (`--endpoint mock`). Then the
 # list is checked against the binaries: every library they link (DT_NEEDED) resolves inside the
 # root, comes from a listed package or from libc6, and every listed library package is needed.
-# Needs root (debootstrap, chroot, mount) and the Debian mirror; about 3 minutes on 2 cores
-# (build 1-2 min, debootstrap about 2). Usage: tools/test_container_image.sh [WORKDIR]
+# Needs root (debootstrap, chroot, mount) and the Debian mirror; 1.5 to 4 minutes on 2 cores
+# (build 0.3-2 min, debootstrap 1-2 min). Usage: tools/test_container_image.sh [WORKDIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=$PWD
