@@ -313,6 +313,7 @@ smfw_status smfw_results_merge(const smfw_results *const *parts, const char *con
     free(drop);
     if (st == SMFW_OK) st = smfw_results_close_jsonl(m, err);
     if (st == SMFW_OK) st = smfw_results_compute(m, o.slos, o.n_slos, err);
+    if (st == SMFW_OK) st = smfw_merge_judge_start(parts, labels, n, m, &o, &rep, err);
     if (st != SMFW_OK) {
         smfw_results_free(m);
         return st;
@@ -334,9 +335,19 @@ smfw_status smfw_results_merge(const smfw_results *const *parts, const char *con
             m->stats[SMFW_M_ERROR_REQUEST_COUNT].present ? m->stats[SMFW_M_ERROR_REQUEST_COUNT].avg
                                                          : 0.0);
     if (rep.duplicates && len < sizeof rep.description)
-        snprintf(rep.description + len, sizeof rep.description - len,
-                 "; %zu duplicate record%s (same x_request_id) counted once", rep.duplicates,
-                 rep.duplicates == 1 ? "" : "s");
+        len += (size_t)snprintf(rep.description + len, sizeof rep.description - len,
+                                "; %zu duplicate record%s (same x_request_id) counted once",
+                                rep.duplicates, rep.duplicates == 1 ? "" : "s");
+    if (rep.start_known && len < sizeof rep.description) {
+        len += (size_t)snprintf(rep.description + len, sizeof rep.description - len,
+                                "; start spread %.1f ms", rep.start_spread_ms);
+        if (rep.start_barrier && len < sizeof rep.description)
+            len += (size_t)snprintf(rep.description + len, sizeof rep.description - len,
+                                    " (--start-at; latest %.1f ms late)", rep.start_lateness_ms);
+        if (rep.hosts > 1 && len < sizeof rep.description)
+            snprintf(rep.description + len, sizeof rep.description - len,
+                     ", %zu hosts, clock error up to %.1f ms", rep.hosts, rep.clock_error_ms);
+    }
     json_t *mo = json_object(), *from = json_array();
     for (size_t i = 0; i < n; i++) {
         json_t *p = json_object();
@@ -353,6 +364,7 @@ smfw_status smfw_results_merge(const smfw_results *const *parts, const char *con
     if (rep.shard_count) json_object_set_new(merge, "shard_count", json_integer(rep.shard_count));
     json_object_set_new(merge, "duplicates_dropped", json_integer((json_int_t)rep.duplicates));
     json_object_set_new(merge, "description", json_string(rep.description));
+    if (rep.start_known) json_object_set_new(merge, "start", smfw_merge_start_json(&rep));
     json_object_set_new(mo, "merge", merge);
     free(mi->smfw_json);
     mi->smfw_json = json_dumps(mo, JSON_COMPACT | JSON_PRESERVE_ORDER);

@@ -22,6 +22,17 @@ void smfw_stats_read_json(struct json_t *obj, smfw_stats *s);
 /* AIPerf's header for a metric newer than this catalogue, or NULL. */
 const char *smfw_metric_known_extra_header(const char *tag);
 
+/* merge_start.c: fill the report's start fields from the parts and the merged window, and
+ * refuse (SMFW_ERR_CONFIG) shards that began too far apart unless opts allow it. */
+struct smfw_merge_options;
+struct smfw_merge_report;
+smfw_status smfw_merge_judge_start(const smfw_results *const *parts, const char *const *labels,
+                                   size_t n, const smfw_results *merged,
+                                   const struct smfw_merge_options *opts,
+                                   struct smfw_merge_report *rep, smfw_error *err);
+/* The start fields as a JSON object (a json_t *) for the merged run's smfw object. */
+struct json_t *smfw_merge_start_json(const struct smfw_merge_report *rep);
+
 /* Copy a string field; used by the parsers. */
 char *smfw_strdup_or_null(const char *s);
 

@@ -13,6 +13,7 @@
 
 #include <smfw/app.h>
 #include <smfw/log.h>
+#include <smfw/shard.h>
 
 #include "results_internal.h"
 #include "self_location.h"
@@ -398,7 +399,16 @@ smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
     info->max_error_rate = smfw_settings_get_double(run, "max_error_rate", 0.01);
     info->streaming = smfw_settings_get_bool(run, "streaming", 1);
     smfw_results_set_string(&info->endpoint_type, smfw_settings_get(run, "endpoint_type"));
-    smfw_results_set_string(&info->shard, smfw_settings_get(run, "shard"));
+    {
+        /* Stored as I/N also when given as $VAR+K/N. */
+        const char *v = smfw_settings_get(run, "shard");
+        smfw_shard sh;
+        smfw_error se;
+        char sb[24];
+        smfw_results_set_string(&info->shard, v && *v && smfw_shard_parse(v, &sh, &se) == SMFW_OK
+                                                  ? smfw_shard_format(&sh, sb, sizeof sb)
+                                                  : v);
+    }
     if (prompts) {
         smfw_results_set_string(&info->dataset_name, prompts->info.name);
         smfw_results_set_string(&info->dataset_file,

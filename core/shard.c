@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <smfw/shard.h>
 
@@ -27,7 +28,36 @@ smfw_status smfw_shard_parse(const char *text, smfw_shard *out, smfw_error *err)
     if (!text || !*text) return SMFW_OK;
     const char *p = text;
     unsigned long i = 0, n = 0;
-    if (parse_uint(&p, &i) != 0 || *p != '/' || (p++, parse_uint(&p, &n)) != 0 || *p)
+    if (*p == '$') {
+        /* "$VAR+K/N": the index from the environment plus K. Job engines hand each task its
+         * index in a variable (Kubernetes' JOB_COMPLETION_INDEX and AWS Batch's
+         * AWS_BATCH_JOB_ARRAY_INDEX count from 0), and their job definitions have no shell. */
+        char name[128];
+        size_t len = strcspn(p + 1, "+/");
+        if (len == 0 || len >= sizeof name)
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "shard \"%s\": expected $VAR/N or $VAR+K/N (e.g. "
+                                  "$JOB_COMPLETION_INDEX+1/4)",
+                                  text);
+        memcpy(name, p + 1, len);
+        name[len] = '\0';
+        p += 1 + len;
+        unsigned long k = 0, v = 0;
+        if (*p == '+' && (p++, parse_uint(&p, &k)) != 0)
+            return smfw_error_set(err, SMFW_ERR_CONFIG, "shard \"%s\": bad +K after $%s", text,
+                                  name);
+        const char *env = getenv(name), *q = env;
+        if (!env || parse_uint(&q, &v) != 0 || *q)
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "shard \"%s\": the environment variable %s is %s%s%s, not a "
+                                  "task index",
+                                  text, name, env ? "\"" : "unset", env ? env : "",
+                                  env ? "\"" : "");
+        i = v + k;
+    } else if (parse_uint(&p, &i) != 0) {
+        p = "!";
+    }
+    if (*p != '/' || (p++, parse_uint(&p, &n)) != 0 || *p)
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "shard \"%s\": expected I/N with 1 <= I <= N (e.g. 2/3: the second "
                               "of three shards)",

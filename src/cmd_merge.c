@@ -16,6 +16,8 @@ static const smfw_cli_option merge_options[] = {
      "merge parts whose endpoint, workload, dataset or shard count differ"},
     {"allow-incomplete", no_argument, 0, NULL,
      "merge parts whose profile_export.jsonl holds fewer requests than their summary"},
+    {"allow-start-spread", no_argument, 0, NULL,
+     "merge shards of one --start-at that began too far apart or whose clocks disagree (warns)"},
 };
 
 static int merge_option(void *user, const char *name, const char *value) {
@@ -27,6 +29,8 @@ static int merge_option(void *user, const char *name, const char *value) {
         o->allow_mismatch = 1;
     else if (strcmp(name, "allow-incomplete") == 0)
         o->allow_incomplete = 1;
+    else if (strcmp(name, "allow-start-spread") == 0)
+        o->allow_start_spread = 1;
     return 0;
 }
 
@@ -164,13 +168,15 @@ done:
 const smfw_command smfw_command_merge = {
     "merge", "one run's exact aggregates from the records of several result folders (shards)",
     "Usage: smfw merge DIR... -o OUT [--allow-partial] [--allow-mismatch] [--allow-incomplete]\n"
-    "                  [--goodput TAG:VALUE] [--report LIST]\n\n"
+    "                  [--allow-start-spread] [--goodput TAG:VALUE] [--report LIST]\n\n"
     "Recomputes every AIPerf metric and percentile from the per-request records\n"
     "(profile_export.jsonl) of the given folders: the shards of one test driven from several\n"
     "processes or machines (`smfw run --shard I/N`), or a managed bundle plus its re-analysis.\n"
     "Checks that the parts belong to one run (same target, workload and dataset; shards of\n"
     "one N, none twice, none missing) and that each folder's records cover its summary;\n"
-    "a request present twice (same x_request_id) is counted once. Writes a new result folder\n"
+    "a request present twice (same x_request_id) is counted once. Shards started with one\n"
+    "--start-at must have begun within 2% of the merged window (clock error included when\n"
+    "they ran on several hosts); the start spread is reported. Writes a new result folder\n"
     "OUT (records and reports) that `smfw results`, `compare` and `merge` read like any run.\n"
     "Merging a single folder recomputes that folder's own aggregates. See docs/scaling.md.",
     merge_main};

@@ -11,7 +11,8 @@ packages=(build-essential cmake pkg-config
           libcurl4-openssl-dev libssl-dev libjansson-dev libltdl-dev libarchive-dev
           libinih-dev libevent-dev check libsubunit-dev
           clang libclang-rt-14-dev valgrind wrk python3-boto3 python3-numpy chromium
-          clang-format ca-certificates)
+          clang-format ca-certificates
+          slurm-wlm munge debootstrap)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

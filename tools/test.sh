@@ -3,7 +3,7 @@
 # test, the same tests under AddressSanitizer + UndefinedBehaviorSanitizer,
 # and every libFuzzer target for a bounded time.
 #   --quick  configure, build and the unit tests only (a few minutes)
-#   FUZZ_SECONDS=60 (per target)  SMFW_SKIP_SANITIZE=1  SMFW_SKIP_FUZZ=1
+#   FUZZ_SECONDS=60 (per target)  SMFW_SKIP_SANITIZE=1  SMFW_SKIP_FUZZ=1  SMFW_SKIP_IMAGE=1
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -63,6 +63,12 @@ if [ "${SMFW_SKIP_SANITIZE:-0}" != 1 ]; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_odr_violation=0 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-sanitize --output-on-failure -j"$jobs"
+fi
+
+if [ "${SMFW_SKIP_IMAGE:-0}" != 1 ]; then
+  # The Dockerfile's recipe without a Docker engine (debootstrap + chroot; root, minutes).
+  echo "== container image recipe (tools/test_container_image.sh) =="
+  bash tools/test_container_image.sh
 fi
 
 if [ "${SMFW_SKIP_FUZZ:-0}" != 1 ]; then

@@ -27,6 +27,7 @@ typedef struct smfw_merge_options {
     const char *run_name; /**< name of the merged run (NULL: "<first run name>-merged") */
     const char
         *jsonl_path; /**< when set, the merged records are written there as profile_export.jsonl */
+    int allow_start_spread; /**< merge (with a warning) shards that began too far apart */
 } smfw_merge_options;
 
 /** What was merged. */
@@ -36,6 +37,14 @@ typedef struct smfw_merge_report {
     size_t duplicates;      /**< records dropped because their x_request_id was already merged */
     uint32_t shard_count;   /**< N of the shards, 0 when the parts were not shards */
     char description[1024]; /**< one paragraph: parts, shards, records, duplicates */
+    /* How together the parts began (from each part's smfw.client.start; see docs/scaling.md). */
+    int start_known;          /**< every part recorded when it began */
+    int start_barrier;        /**< every part waited for the same --start-at moment */
+    double start_spread_ms;   /**< latest minus earliest start */
+    double start_lateness_ms; /**< the latest start after the --start-at moment */
+    double clock_error_ms;    /**< largest maxerror of the parts' clocks (when on several hosts) */
+    size_t hosts;             /**< distinct hosts the parts ran on */
+    double window_ms;         /**< the merged window (first request to last response) */
 } smfw_merge_report;
 
 /**

@@ -33,7 +33,9 @@ typedef struct smfw_shard {
 } smfw_shard;
 
 /**
- * Parse "I/N" (1 <= I <= N <= 100000; spaces allowed around the numbers).
+ * Parse "I/N" (1 <= I <= N <= 100000; spaces allowed around the numbers), or
+ * "$VAR/N" / "$VAR+K/N": I from the environment variable VAR (plus K), for job
+ * engines whose task index is 0-based (Kubernetes, AWS Batch).
  * NULL or "" gives the whole run {1, 1}. Errors say what was expected.
  */
 SMFW_API smfw_status smfw_shard_parse(const char *text, smfw_shard *out, smfw_error *err);

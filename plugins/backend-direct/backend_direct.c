@@ -32,6 +32,7 @@
 #include "outputs.h"
 #include "payload.h"
 #include "selfcheck.h"
+#include "start_barrier.h"
 
 #define S SMFW_SETTING_STRING
 #define B SMFW_SETTING_BOOL
@@ -71,10 +72,15 @@ static const smfw_setting_decl direct_settings[] = {
      "mock-binary", "SMFW_MOCK", 0, "FILE"},
     {"mock_args", L, NULL, "extra smfw-mock options for --endpoint mock (e.g. --ttft-ms=50)",
      "mock-arg", NULL, 0, "ARG"},
+    {"start_at", S, NULL,
+     "start the profiling phase at this moment (RFC 3339 UTC, e.g. 2026-12-01T22:30:00Z, or "
+     "+30s from now): every shard of a run begins together",
+     "start-at", NULL, 0, "TIME"},
     SMFW_SETTINGS_END};
 
 typedef struct direct_backend {
     direct_options opt;
+    direct_start_barrier start;
 } direct_backend;
 
 static smfw_status direct_create(const smfw_settings *settings, const smfw_config *config,
@@ -82,6 +88,9 @@ static smfw_status direct_create(const smfw_settings *settings, const smfw_confi
     direct_backend *b = calloc(1, sizeof *b);
     if (!b) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     smfw_status st = direct_options_load(settings, config, &b->opt, err);
+    if (st == SMFW_OK)
+        st = direct_start_barrier_parse(smfw_settings_get(settings, "start_at"), direct_wall_ns(),
+                                        &b->start, err);
     if (st != SMFW_OK) {
         direct_options_free(&b->opt);
         free(b);
@@ -530,6 +539,7 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         if (st != SMFW_OK) goto out;
         eng->prompt_offset = atomic_load(&eng->issued);
     }
+    direct_start_barrier_wait(&b->start, run->cancel, run->quiet);
     double cpu0 = direct_process_cpu_s();
     int64_t t0 = direct_mono_ns();
     results->info.start_wall_ns = direct_wall_ns();
@@ -574,6 +584,7 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
          * another process's CLOCK_MONOTONIC (smfw-mock's ground truth) subtract it. */
         json_object_set_new(obj, "wall_minus_monotonic_ns",
                             json_integer((json_int_t)eng->wall_offset_ns));
+        json_object_set_new(obj, "start", direct_start_barrier_json(&b->start));
         set_json_string(&results->info.smfw_json, obj);
         json_decref(obj);
     }
