@@ -31,7 +31,7 @@ step() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
 # The mirror apt uses here (deb822 or one-line sources).
 mirror=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}' | grep -v security | head -1)
 [ -n "$mirror" ] || mirror=$(grep -hs '^deb ' /etc/apt/sources.list | awk '{print $2}' | head -1)
-[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
+[ -n "$mirror" ] || { echo "test_container_image.sh: no Debian mirror in /etc/apt/sources.list*" >&2; exit 1; }
 packages=$(grep -v '^#' tools/container/runtime-packages.txt | grep . | paste -sd, -)
 
 step "build stage: Release, prefix /usr"
