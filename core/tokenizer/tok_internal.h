@@ -219,6 +219,9 @@ struct smfw_tokenizer {
     tok_bpe_scratch bs;
 };
 
+/* A tokenizer from tokenizer.json text (tests, fuzzing). */
+smfw_status tok_new_from_json_text(const char *json, size_t len, const char *where,
+                                   smfw_tokenizer **out, smfw_error *err);
 /* Loaders: fill a zeroed tokenizer. */
 smfw_status tok_load_hf_json(smfw_tokenizer *t, const char *path, smfw_error *err);
 smfw_status tok_load_hf_json_text(smfw_tokenizer *t, const char *json, size_t len,

@@ -245,3 +245,18 @@ long long smfw_tokenizer_count(smfw_tokenizer *t, const char *text, size_t len, 
     smfw_token_ids_free(&ids);
     return n;
 }
+
+smfw_status tok_new_from_json_text(const char *json, size_t len, const char *where,
+                                   smfw_tokenizer **out, smfw_error *err) {
+    *out = NULL;
+    smfw_tokenizer *t = calloc(1, sizeof *t);
+    if (!t) return nomem(err);
+    smfw_status st = tok_load_hf_json_text(t, json, len, where, err);
+    if (st != SMFW_OK) {
+        smfw_tokenizer_free(t);
+        return st;
+    }
+    snprintf(t->name, sizeof t->name, "%s", where);
+    *out = t;
+    return SMFW_OK;
+}
