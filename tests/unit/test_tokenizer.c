@@ -18,7 +18,7 @@
 
 static smfw_tokenizer *load(const char *name) {
     char path[4096];
-    snprintf(path, sizeof path, "%s/tests/fuzz/corpus/fuzz_tokenizer/%s", SMFW_SOURCE_DIR, name);
+    snprintf(path, sizeof path, "%s/tests/fuzz/corpus/tokenizer/%s", SMFW_SOURCE_DIR, name);
     smfw_tokenizer *t = NULL;
     smfw_error err;
     smfw_error_clear(&err);
