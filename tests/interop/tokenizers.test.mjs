@@ -156,6 +156,10 @@ function smfwIds(spec, env = {}) {
   return lines.map((l) => JSON.parse(l));
 }
 
+// JSON with invisible characters (C1 controls, format characters) spelled out.
+const show = (s) =>
+  JSON.stringify(s).replace(/[\u007f-\u00a0\u00ad\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 const same = (a, b) => a.length === b.length && a.every((x, k) => x === b[k]);
 
 // excused(i) -> a reason to take another reference for text i, or null.
@@ -170,7 +174,7 @@ function compare(name, oracleName, mine, oracle, excused = () => null) {
         continue;
       }
       assert.fail(`${name}: smfw differs from ${oracleName} on ${TEXTS[i].set} text #${i} ` +
-        `${JSON.stringify(TEXTS[i].text.slice(0, 300))}\n smfw:   ${JSON.stringify(a.slice(0, 60))}` +
+        `${show(TEXTS[i].text.slice(0, 300))}\n smfw:   ${JSON.stringify(a.slice(0, 60))}` +
         `\n oracle: ${JSON.stringify(b.slice(0, 60))}`);
     }
   }
@@ -215,7 +219,7 @@ for (const [name, ranks] of [["o200k_base", o200kRanks], ["cl100k_base", cl100kR
       if (JSON.stringify(jsIds[i]) !== JSON.stringify(wasmIds[i])) disagree.push(i);
     if (disagree.length)
       console.log(`${name}: js-tiktoken and tiktoken disagree on ${disagree.length} texts, e.g. ` +
-        `${JSON.stringify(TEXTS[disagree[0]].text.slice(0, 80))}; smfw follows tiktoken (Rust)`);
+        `${show(TEXTS[disagree[0]].text.slice(0, 80))}; smfw follows tiktoken (Rust)`);
     compare(name, "tiktoken (WASM)", mine, wasmIds);
     const jsAgreed = jsIds.map((ids, i) => (disagree.includes(i) ? wasmIds[i] : ids));
     compare(name, `js-tiktoken (where it agrees with tiktoken: ${TEXTS.length - disagree.length})`,
@@ -250,9 +254,9 @@ for (const model of ["gptoss", "llama3_1", "qwen3", "llama2", "gemma3"]) {
       if (rust && !text.includes("<|")) {
         assert.deepEqual(a, Array.from(rust.encode(text, "all")),
           `${model}: smfw differs from tiktoken (Rust) on ${JSON.stringify(text)}`);
-        return `${JSON.stringify(text)} (smfw = tiktoken, Rust)`;
+        return `${show(text)} (smfw = tiktoken, Rust)`;
       }
-      return `${JSON.stringify(text)} (U+0085/U+FEFF: JS \\s; not compared)`;
+      return `${show(text)} (U+0085/U+FEFF: JS \\s; not compared)`;
     });
     rust?.free();
   });
