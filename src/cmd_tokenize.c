@@ -169,7 +169,9 @@ const smfw_command smfw_command_tokenize = {
     "SPEC is a tokenizer.json, a folder holding one, builtin (= o200k_base),\n"
     "builtin:o200k_base or builtin:cl100k_base (ranks from $SMFW_TIKTOKEN_DIR, the smfw\n"
     "cache's tokenizers/ or share/smfw/tokenizers), or a path to o200k_base.tiktoken or\n"
-    "cl100k_base.tiktoken. Counts are as AIPerf counts: special-token strings in the text are\n"
-    "tokens, and no BOS/EOS is added unless --add-special-tokens. Invalid UTF-8 is replaced\n"
+    "cl100k_base.tiktoken, or a Hugging Face model id org/name[@revision] (downloaded once\n"
+    "into the huggingface_hub cache; HF_TOKEN, HF_HUB_OFFLINE=1). Counts are as AIPerf\n"
+    "counts: special-token strings in the text are tokens, and no BOS/EOS is added unless\n"
+    "--add-special-tokens. Invalid UTF-8 is replaced\n"
     "by U+FFFD first. See docs/tokenizers.md.\n",
     tokenize_main};

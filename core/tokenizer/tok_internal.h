@@ -219,6 +219,9 @@ struct smfw_tokenizer {
     tok_bpe_scratch bs;
 };
 
+/* A Hugging Face model id (org/name[@revision]) to its cached snapshot folder,
+ * downloading tokenizer.json (+ tokenizer_config.json) when needed. */
+smfw_status tok_hub_resolve(const char *spec, char *dir, size_t cap, smfw_error *err);
 /* A tokenizer from tokenizer.json text (tests, fuzzing). */
 smfw_status tok_new_from_json_text(const char *json, size_t len, const char *where,
                                    smfw_tokenizer **out, smfw_error *err);

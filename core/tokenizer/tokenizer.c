@@ -153,11 +153,17 @@ smfw_status smfw_tokenizer_new(const char *spec, smfw_tokenizer **out, smfw_erro
             if (st == SMFW_OK) set_name_from_path(t, spec);
         }
     } else if (strchr(spec, '/') && spec[0] != '/' && spec[0] != '.') {
-        st = smfw_error_set(err, SMFW_ERR_UNSUPPORTED,
-                            "\"%s\" is not a file or folder here; fetching a Hugging Face model id "
-                            "from the hub is not built yet: download its tokenizer.json and pass "
-                            "that path",
-                            spec);
+        st = tok_hub_resolve(spec, path, sizeof path, err);
+        if (st == SMFW_OK) {
+            char tj[4500];
+            snprintf(tj, sizeof tj, "%s/tokenizer.json", path);
+            st = tok_load_hf_json(t, tj, err);
+            if (st == SMFW_OK) {
+                snprintf(t->name, sizeof t->name, "%s", spec);
+                char *at = strchr(t->name, '@');
+                if (at) *at = 0;
+            }
+        }
     } else {
         st = smfw_error_set(err, SMFW_ERR_NOT_FOUND, "no tokenizer at %s", spec);
     }

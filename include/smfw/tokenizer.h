@@ -13,6 +13,10 @@
  *     <data dir>/tokenizers (share/smfw/tokenizers when installed),
  *   - a path to a .tiktoken ranks file whose name starts with o200k_base or
  *     cl100k_base (the encoding's pattern and special tokens are built in).
+ *   - a Hugging Face model id "org/name[@revision]": tokenizer.json and
+ *     tokenizer_config.json from the hub ($HF_ENDPOINT, $HF_TOKEN), cached in the
+ *     huggingface_hub layout under $HF_HUB_CACHE or $HF_HOME/hub
+ *     (~/.cache/huggingface/hub); $HF_HUB_OFFLINE=1 reads the cache only.
  *
  * Encoding follows what AIPerf counts: no BOS/EOS is added unless asked for
  * (add_special_tokens = false in transformers; allowed_special = "all" in
