@@ -172,6 +172,6 @@ const smfw_command smfw_command_tokenize = {
     "cl100k_base.tiktoken, or a Hugging Face model id org/name[@revision] (downloaded once\n"
     "into the huggingface_hub cache; HF_TOKEN, HF_HUB_OFFLINE=1). Counts are as AIPerf\n"
     "counts: special-token strings in the text are tokens, and no BOS/EOS is added unless\n"
-    "--add-special-tokens. Invalid UTF-8 is replaced\n"
-    "by U+FFFD first. See docs/tokenizers.md.\n",
+    "--add-special-tokens. Invalid UTF-8 is replaced by U+FFFD first. See\n"
+    "docs/tokenizers.md.\n",
     tokenize_main};

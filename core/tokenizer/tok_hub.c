@@ -200,7 +200,7 @@ static smfw_status fetch_file(const char *repo_dir, const char *id, const char *
         else if (is_commit(rev))
             snprintf(commit, commit_cap, "%s", rev);
     }
-    if (!commit[0] || !is_commit(commit) || !f.etag[0] || strchr(f.etag, '/')) {
+    if (!commit[0] || !is_commit(commit) || !f.etag[0] || f.etag[0] == '.' || strchr(f.etag, '/')) {
         st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
                             "%s: the answer has no X-Repo-Commit or ETag, so it cannot be cached "
                             "as the hub's layout requires",
