@@ -161,6 +161,32 @@ START_TEST(unsupported_and_hostile_files_are_refused_with_a_sentence) {
 }
 END_TEST
 
+START_TEST(added_token_flags_lstrip_rstrip_single_word_normalized) {
+    static const char json[] =
+        "{\"added_tokens\":["
+        "{\"id\":10,\"content\":\"<m>\",\"lstrip\":true,\"normalized\":false},"
+        "{\"id\":11,\"content\":\"<r>\",\"rstrip\":true,\"normalized\":false},"
+        "{\"id\":13,\"content\":\"yy\",\"single_word\":true,\"normalized\":false},"
+        "{\"id\":14,\"content\":\"zz\",\"normalized\":true},"
+        "{\"id\":15,\"content\":\"QQ\",\"normalized\":false}],"
+        "\"normalizer\":{\"type\":\"Lowercase\"},"
+        "\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1,\" \":2,\"z\":3,\"q\":4,"
+        "\"y\":12},\"merges\":[]}}";
+    smfw_tokenizer *t = NULL;
+    smfw_error err;
+    ck_assert_msg(tok_new_from_json_text(json, strlen(json), "flags.json", &t, &err) == SMFW_OK,
+                  "%s", err.message);
+    ck_assert_str_eq(ENC(t, "a  <m>b"), "0,10,1"); /* lstrip takes the spaces before */
+    ck_assert_str_eq(ENC(t, "<r>  b"), "11,1");    /* rstrip takes the spaces after */
+    ck_assert_str_eq(ENC(t, "ayy"), "0,12,12");    /* single_word: not inside a word */
+    ck_assert_str_eq(ENC(t, "a yy b"), "0,2,13,2,1");
+    ck_assert_str_eq(ENC(t, "ZZ"), "14"); /* normalized: matched after Lowercase */
+    ck_assert_str_eq(ENC(t, "QQ"), "15"); /* not normalized: matched on the raw text */
+    ck_assert_str_eq(ENC(t, "qq"), "4,4");
+    smfw_tokenizer_free(t);
+}
+END_TEST
+
 static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 static void b64(const unsigned char *s, size_t n, char *out) {
@@ -252,6 +278,7 @@ int main(void) {
     tcase_add_test(tc, byte_level_bpe_merges_lowest_rank_first);
     tcase_add_test(tc, sentencepiece_byte_fallback_unk_and_raw_invalid_bytes);
     tcase_add_test(tc, unsupported_and_hostile_files_are_refused_with_a_sentence);
+    tcase_add_test(tc, added_token_flags_lstrip_rstrip_single_word_normalized);
     tcase_add_test(tc, tiktoken_ranks_both_formats_and_bad_lines);
     tcase_add_test(tc, builtin_without_ranks_says_where_to_get_them);
     suite_add_tcase(s, tc);
