@@ -142,17 +142,17 @@ const TEXTS = [
 ];
 
 // ---- smfw --------------------------------------------------------------------
-function smfwIds(spec, env = {}) {
+function smfwIds(spec, env = {}, extra = [], texts = TEXTS) {
   const input = path.join(scratch, "texts.jsonl");
-  fs.writeFileSync(input, TEXTS.map((t) => JSON.stringify(t.text)).join("\n") + "\n");
-  const r = spawnSync(SMFW, ["tokenize", "--tokenizer", spec, "--ids", "--jsonl", input], {
+  fs.writeFileSync(input, texts.map((t) => JSON.stringify(t.text)).join("\n") + "\n");
+  const r = spawnSync(SMFW, ["tokenize", "--tokenizer", spec, "--ids", "--jsonl", ...extra, input], {
     encoding: "utf8",
     maxBuffer: 1 << 30,
     env: { ...process.env, ...env },
   });
   assert.equal(r.status, 0, `smfw tokenize --tokenizer ${spec} failed: ${r.stderr}`);
   const lines = r.stdout.split("\n").filter(Boolean);
-  assert.equal(lines.length, TEXTS.length);
+  assert.equal(lines.length, texts.length);
   return lines.map((l) => JSON.parse(l));
 }
 
@@ -241,6 +241,9 @@ for (const model of ["gptoss", "llama3_1", "qwen3", "llama2", "gemma3"]) {
     delete cfg.default;
     fs.writeFileSync(path.join(dir, "tokenizer_config.json"), JSON.stringify(cfg));
     const mine = smfwIds(dir);
+    // BOS/EOS from the post-processor, when asked (not how AIPerf counts)
+    const some = TEXTS.filter((t, i) => i % 97 === 0);
+    const withSpecial = smfwIds(dir, {}, ["--add-special-tokens"], some);
     fs.rmSync(path.join(dir, "tokenizer.json"));
     const tok = pkg.fromPreTrained();
     const oracle = TEXTS.map((t) => tok.encode(t.text, { add_special_tokens: false }));
@@ -248,6 +251,10 @@ for (const model of ["gptoss", "llama3_1", "qwen3", "llama2", "gemma3"]) {
     // tiktoken (Rust) settles a JS-\s difference; the other byte-level files have
     // no Rust oracle here, so such texts are reported, not compared.
     const rust = model === "gptoss" ? get_encoding("o200k_base") : null;
+    some.forEach((t, k) => assert.deepEqual(withSpecial[k],
+      tok.encode(t.text, { add_special_tokens: true }),
+      `${model}: --add-special-tokens differs on ${show(t.text.slice(0, 200))}`));
+    console.log(`${model}: ${some.length} texts identical with add_special_tokens=true too`);
     compare(model, "@lenml/tokenizers", mine, oracle, (i, a) => {
       const text = TEXTS[i].text;
       if (!JS_SPACE.test(text)) return null;
