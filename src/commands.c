@@ -13,6 +13,7 @@ SMFW_WEAK_COMMAND(merge)
 SMFW_WEAK_COMMAND(launch)
 SMFW_WEAK_COMMAND(cloudwatch)
 SMFW_WEAK_COMMAND(dataset)
+SMFW_WEAK_COMMAND(tokenize)
 SMFW_WEAK_COMMAND(plugins)
 SMFW_WEAK_COMMAND(config)
 SMFW_WEAK_COMMAND(version)
@@ -25,8 +26,9 @@ const smfw_command *const *smfw_commands(void) {
         const smfw_command *all[] = {
             &smfw_command_run,        &smfw_command_results, &smfw_command_sweep,
             &smfw_command_compare,    &smfw_command_merge,   &smfw_command_launch,
-            &smfw_command_cloudwatch, &smfw_command_dataset, &smfw_command_plugins,
-            &smfw_command_config,     &smfw_command_version, &smfw_command_help};
+            &smfw_command_cloudwatch, &smfw_command_dataset, &smfw_command_tokenize,
+            &smfw_command_plugins,    &smfw_command_config,  &smfw_command_version,
+            &smfw_command_help};
         size_t n = 0;
         for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
             if (all[i]) table[n++] = all[i];

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config
           libcurl4-openssl-dev libssl-dev libjansson-dev libltdl-dev libarchive-dev
-          libinih-dev libevent-dev check libsubunit-dev
+          libinih-dev libevent-dev libpcre2-dev libutf8proc-dev check libsubunit-dev
           clang libclang-rt-14-dev valgrind wrk python3-boto3 python3-numpy chromium
           clang-format ca-certificates
           slurm-wlm munge debootstrap)
