@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <smfw/bundle_limits.h>
+#include <smfw/bundle_read.h>
 #include <smfw/results.h>
 
 #include "results_internal.h"
@@ -202,14 +204,18 @@ static void info_from_input_config(smfw_run_info *info, json_t *ic) {
 }
 
 smfw_status smfw_results_load_aiperf_json(smfw_results *r, const char *path, smfw_error *err) {
+    /* Parsed whole, so capped first: jansson's tree takes ~20x the text. */
+    char *raw = NULL;
+    size_t len = 0;
+    smfw_status rst = smfw_bundle_read_file(path, smfw_bundle_limits_get()->max_summary_bytes,
+                                            "bundle.max_summary_bytes", &raw, &len, err);
+    if (rst != SMFW_OK) return rst;
     json_error_t je;
-    json_t *root = json_load_file(path, JSON_ALLOW_NUL, &je);
-    if (!root) {
-        if (je.line <= 0 && errno)
-            return smfw_error_set(err, SMFW_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    json_t *root = json_loadb(raw, len, JSON_ALLOW_NUL, &je);
+    free(raw);
+    if (!root)
         return smfw_error_set(err, SMFW_ERR_PROTOCOL, "%s:%d:%d: invalid JSON: %s", path, je.line,
                               je.column, je.text);
-    }
     if (!json_is_object(root)) {
         json_decref(root);
         return smfw_error_set(err, SMFW_ERR_PROTOCOL, "%s: the summary is not a JSON object", path);
