@@ -22,6 +22,7 @@
 #include <smfw/archive.h>
 #include <smfw/aws.h>
 #include <smfw/log.h>
+#include <smfw/untrusted.h>
 
 #include "commands.h"
 
@@ -412,6 +413,16 @@ static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, c
             snprintf(job, sizeof job, "%s", o->job);
         else
             st = newest_job(c, job, sizeof job, err);
+        /* The name becomes a folder: only SageMaker's own shape is accepted. */
+        if (st == SMFW_OK && !smfw_aws_entity_name_valid(job)) {
+            char shown[300];
+            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                "%s \"%s\" is not a SageMaker AIBenchmarkJobName "
+                                "([a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}); refused",
+                                o->job ? "--job" : "the newest job's AIBenchmarkJobName",
+                                smfw_term_escape(job, shown, sizeof shown));
+            job[0] = '\0';
+        }
         if (st == SMFW_OK) st = describe_job(c, job, &desc, err);
         if (st == SMFW_OK) {
             const char *status = json_string_value(json_object_get(desc, "AIBenchmarkJobStatus"));
@@ -443,7 +454,8 @@ static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, c
             const char *b = strrchr(uri, '/');
             snprintf(name, sizeof name, "s3-%s", b && b[1] ? b + 1 : "bundle");
             for (char *p = name; *p; p++)
-                if (*p == '.' || *p == ' ') *p = '-';
+                if (*p == '.') *p = '-';
+            smfw_path_component_sanitize(name);
         }
         /* A bundle fetched before is reused. */
         char prev[4200];
@@ -563,8 +575,7 @@ static int results_main(int argc, char **argv) {
         const char *b = strrchr(dir, '/');
         char name[300];
         snprintf(name, sizeof name, "report-%s", job[0] ? job : (b && b[1] ? b + 1 : dir));
-        for (char *p = name; *p; p++)
-            if (*p == '/' || *p == ' ') *p = '-';
+        smfw_path_component_sanitize(name);
         if (fetched)
             report_dir = strdup(fetched);
         else

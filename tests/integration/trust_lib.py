@@ -121,8 +121,10 @@ class FakeAws:
                     if fake.s3_list:
                         self.send(200, fake.s3_list(self, query).encode(), "application/xml")
                         return
+                    import urllib.parse
                     bucket = path.strip("/").split("/")[0]
-                    keys = [k for k in fake.objects if k.startswith("/" + bucket + "/")]
+                    prefix = urllib.parse.parse_qs(query).get("prefix", [""])[0]
+                    keys = [k for k in fake.objects if k.startswith("/" + bucket + "/" + prefix)]
                     xml = "<ListBucketResult><IsTruncated>false</IsTruncated>"
                     for k in keys:
                         xml += (f"<Contents><Key>{k.split('/', 2)[2]}</Key><Size>{len(fake.objects[k])}"
@@ -132,7 +134,8 @@ class FakeAws:
                     return
                 if fake.s3_get and fake.s3_get(self, path):
                     return
-                data = fake.objects.get(path)
+                import urllib.parse
+                data = fake.objects.get(urllib.parse.unquote(path))
                 if data is None:
                     self.send(404, b"<Error><Code>NoSuchKey</Code></Error>", "application/xml")
                     return

@@ -1,0 +1,38 @@
+/*
+ * untrusted.h - checks for strings smfw did not choose (names from a
+ * service or a bundle, user-given names) before they become paths or
+ * reach a terminal or a report. See docs/managed.md, "Trust".
+ */
+#ifndef SMFW_UNTRUSTED_H
+#define SMFW_UNTRUSTED_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <smfw/smfw.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** SageMaker's AIEntityName: [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}. Names of this shape are safe
+ *  path components. */
+SMFW_API int smfw_aws_entity_name_valid(const char *name);
+
+/** Make s one safe path component in place: bytes other than [A-Za-z0-9_.-] become '-',
+ *  a leading '.' too (no "..", no hidden files); an empty s becomes "_". */
+SMFW_API void smfw_path_component_sanitize(char *s);
+
+/** Write s to out with every C0 and C1 control, DEL and invalid UTF-8 byte shown as an
+ *  escape (\\n, \\x1b, \\u009b): what a service or a bundle says can neither move the cursor
+ *  nor retitle the terminal. Tabs and, when keep_newlines, newlines pass. */
+SMFW_API void smfw_term_write(FILE *out, const char *s, int keep_newlines);
+
+/** The same into buf (always NUL-terminated, cut at size). */
+SMFW_API const char *smfw_term_escape(const char *s, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
