@@ -31,6 +31,15 @@ SMFW_API void smfw_term_write(FILE *out, const char *s, int keep_newlines);
 /** The same into buf (always NUL-terminated, cut at size). */
 SMFW_API const char *smfw_term_escape(const char *s, char *buf, size_t size);
 
+/** Create and open (O_EXCL, 0644) a temporary ".NAME.XXXXXX" beside path; *tmp_out gets its
+ *  name (freed by the caller). A planted file or link named like path is never touched.
+ *  Returns the descriptor, or -1 with errno. */
+SMFW_API int smfw_tmpfile_beside(const char *path, char **tmp_out);
+
+/** Give tmp its real name path: rename() when replace, else fail with EEXIST when path
+ *  exists (a file or a link planted meanwhile stays as it was). 0 or -1 with errno. */
+SMFW_API int smfw_file_publish(const char *tmp, const char *path, int replace);
+
 #ifdef __cplusplus
 }
 #endif
