@@ -21,7 +21,9 @@
 
 #include <smfw/archive.h>
 #include <smfw/aws.h>
+#include <smfw/bundle_read.h>
 #include <smfw/log.h>
+#include <smfw/sigv4.h>
 #include <smfw/untrusted.h>
 
 #include "commands.h"
@@ -80,6 +82,7 @@ static const struct {
     {"server_metrics_export.csv", "server-side metrics (CSV)"},
     {"smfw_run.json", "smfw run metadata"},
     {"output.tar.gz", "the bundle as downloaded from S3"},
+    {"source.json", "which S3 object this is (bucket, key, ETag, job ARN): the cache key"},
     {"plots", "PNG plots"},
     {"logs", "AIPerf logs"},
     {"bundle", "the extracted bundle"},
@@ -351,34 +354,38 @@ static smfw_status parse_s3_uri(const char *uri, char *bucket, size_t bsize, cha
     return SMFW_OK;
 }
 
-/* Download the bundle at an S3 URI (tarball or prefix) into dir/output.tar.gz and extract it. */
-static smfw_status fetch_bundle(smfw_aws_client *c, const char *uri, const char *job,
-                                const char *dir, smfw_error *err) {
-    char bucket[256], key[1025];
-    smfw_status st = parse_s3_uri(uri, bucket, sizeof bucket, key, sizeof key, err);
+/* The tarball an S3 URI names: the key itself, or the best output.tar.gz under the prefix. */
+static smfw_status resolve_bundle(smfw_aws_client *c, const char *uri, const char *job,
+                                  char *bucket, size_t bsize, char *key, size_t ksize,
+                                  smfw_error *err) {
+    smfw_status st = parse_s3_uri(uri, bucket, bsize, key, ksize, err);
     if (st != SMFW_OK) return st;
     size_t kl = strlen(key);
-    if (!(kl > 7 && strcmp(key + kl - 7, ".tar.gz") == 0)) {
-        tarball_pick p;
-        memset(&p, 0, sizeof p);
-        p.job = job;
-        st = smfw_aws_s3_list_objects(c, bucket, key, pick_tarball, &p, err);
-        if (st != SMFW_OK) return st;
-        if (!p.key[0])
-            return smfw_error_set(err, SMFW_ERR_NOT_FOUND, "no output.tar.gz under s3://%s/%s",
-                                  bucket, key);
-        if (p.count > 1 && !p.matches_job)
-            SMFW_LOG_WARN("results",
-                          "%d bundles under s3://%s/%s and none names the job; using the newest, "
-                          "%s",
-                          p.count, bucket, key, p.key);
-        snprintf(key, sizeof key, "%s", p.key);
-    }
+    if (kl > 7 && strcmp(key + kl - 7, ".tar.gz") == 0) return SMFW_OK;
+    tarball_pick p;
+    memset(&p, 0, sizeof p);
+    p.job = job;
+    st = smfw_aws_s3_list_objects(c, bucket, key, pick_tarball, &p, err);
+    if (st != SMFW_OK) return st;
+    if (!p.key[0])
+        return smfw_error_set(err, SMFW_ERR_NOT_FOUND, "no output.tar.gz under s3://%s/%s", bucket,
+                              key);
+    if (p.count > 1 && !p.matches_job)
+        SMFW_LOG_WARN("results",
+                      "%d bundles under s3://%s/%s and none names the job; using the newest, %s",
+                      p.count, bucket, key, p.key);
+    snprintf(key, ksize, "%s", p.key);
+    return SMFW_OK;
+}
+
+/* Download s3://bucket/key into dir/output.tar.gz and extract it into dir/bundle. */
+static smfw_status fetch_bundle(smfw_aws_client *c, const char *bucket, const char *key,
+                                const char *dir, smfw_error *err) {
     char tarball[4200], extract[4200];
     snprintf(tarball, sizeof tarball, "%s/output.tar.gz", dir);
     snprintf(extract, sizeof extract, "%s/bundle", dir);
     SMFW_LOG_INFO("results", "downloading s3://%s/%s", bucket, key);
-    st = smfw_aws_s3_get_object_file(c, bucket, key, tarball, err);
+    smfw_status st = smfw_aws_s3_get_object_file(c, bucket, key, tarball, err);
     if (st != SMFW_OK) return st;
     smfw_archive_stats as;
     st = smfw_archive_extract_file(tarball, extract, NULL, &as, err);
@@ -443,32 +450,56 @@ static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, c
                 snprintf(uri, sizeof uri, "%s", loc);
         }
     }
+    char bucket[256] = "", key[1025] = "";
+    if (st == SMFW_OK)
+        st = resolve_bundle(c, uri, job, bucket, sizeof bucket, key, sizeof key, err);
     if (st == SMFW_OK) {
+        /* The cache key is the object's full identity: a different bundle of the same name
+         * (another upload, account or region) is downloaded, never shown in its place. */
+        smfw_aws_s3_object head;
+        memset(&head, 0, sizeof head);
+        smfw_error herr;
+        int have_etag =
+            smfw_aws_s3_head_object(c, bucket, key, &head, &herr) == SMFW_OK && head.etag[0];
+        const char *region = "";
+        smfw_error rerr;
+        if (smfw_aws_client_region(c, &region, &rerr) != SMFW_OK) region = "";
+        const char *arn =
+            desc ? json_string_value(json_object_get(desc, "AIBenchmarkJobArn")) : NULL;
+        char identity[2600];
+        snprintf(identity, sizeof identity, "s3://%s/%s etag=%s region=%s job=%s arn=%s", bucket,
+                 key, head.etag, region, job, arn ? arn : "");
+        char digest[65];
+        smfw_sha256_hex(identity, strlen(identity), digest);
         const smfw_settings *prog = smfw_config_section(cfg, "smfw");
         const char *exact = smfw_settings_get(prog, "output");
         const char *base = smfw_settings_get(prog, "results_dir");
         char name[300];
         if (job[0])
-            snprintf(name, sizeof name, "%s", job);
+            snprintf(name, sizeof name, "%s-%.12s", job, digest);
         else {
             const char *b = strrchr(uri, '/');
-            snprintf(name, sizeof name, "s3-%s", b && b[1] ? b + 1 : "bundle");
+            snprintf(name, sizeof name, "s3-%s-%.12s", b && b[1] ? b + 1 : "bundle", digest);
             for (char *p = name; *p; p++)
                 if (*p == '.') *p = '-';
             smfw_path_component_sanitize(name);
         }
-        /* A bundle fetched before is reused. */
+        /* A bundle fetched before is reused only when it is the same object. */
         char prev[4200];
-        snprintf(prev, sizeof prev, "%s/%s/bundle", exact && *exact ? exact : (base ? base : "."),
+        snprintf(prev, sizeof prev, "%s/%s",
+                 exact && *exact ? exact : (base ? base : "./smfw-results"),
                  exact && *exact ? "." : name);
-        if (has_runs(prev)) {
-            char *d = strdup(prev);
-            d[strlen(d) - strlen("/bundle")] = '\0';
-            *local = d;
-            SMFW_LOG_INFO("results", "using the bundle downloaded before in %s", d);
+        char prev_bundle[4300];
+        snprintf(prev_bundle, sizeof prev_bundle, "%s/bundle", prev);
+        if (have_etag && smfw_bundle_source_matches(prev, identity) && has_runs(prev_bundle)) {
+            *local = strdup(prev);
+            SMFW_LOG_INFO("results",
+                          "using the bundle downloaded before in %s (same object, ETag %s)", prev,
+                          head.etag);
         } else {
             st = smfw_output_dir_create(base, name, exact, local, err);
-            if (st == SMFW_OK) st = fetch_bundle(c, uri, job, *local, err);
+            if (st == SMFW_OK) st = fetch_bundle(c, bucket, key, *local, err);
+            if (st == SMFW_OK) st = smfw_bundle_source_write(*local, identity, err);
         }
     }
     if (st != SMFW_OK && desc) {
@@ -664,7 +695,8 @@ const smfw_command smfw_command_results = {
     "throughput, valid/invalid requests, duration and the validity verdict (one block per\n"
     "level of a concurrency-list run). --local reads a folder offline (an extracted AIPerf\n"
     "bundle or a direct run's output); --job and --s3 download and safely extract the bundle\n"
-    "first (into -o DIR or ./smfw-results/<job>/, reused on the next call). Without a source\n"
+    "first (into -o DIR or ./smfw-results/<job>-<id>/, reused while the object's bucket, key,\n"
+    "ETag and the job's ARN are the same). Without a source\n"
     "the newest benchmark job of the account and region is shown. Exit 3 when a run failed\n"
     "its validity gate.",
     results_main};

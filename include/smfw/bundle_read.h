@@ -26,6 +26,14 @@ enum { SMFW_LINE_OK = 0, SMFW_LINE_EOF = -1, SMFW_LINE_TOO_LONG = -2, SMFW_LINE_
  *  max_bytes is skipped and reported as SMFW_LINE_TOO_LONG. */
 SMFW_API int smfw_bundle_getline(FILE *fp, smfw_buf *line, int64_t max_bytes);
 
+/** Record in dir/source.json the identity of the bundle downloaded there (a string naming
+ *  bucket, key, ETag and, for a job, its ARN). */
+SMFW_API smfw_status smfw_bundle_source_write(const char *dir, const char *identity,
+                                              smfw_error *err);
+
+/** 1 when dir/source.json records exactly this identity. */
+SMFW_API int smfw_bundle_source_matches(const char *dir, const char *identity);
+
 #ifdef __cplusplus
 }
 #endif

@@ -27,7 +27,7 @@ plant_in = {}
 
 def s3_get(h, path):
     d = plant_in.get("dir")
-    if d and path == "/bkt/out/output.tar.gz":
+    if d and h.command == "GET" and path == "/bkt/out/output.tar.gz":
         os.makedirs(d, exist_ok=True)
         os.symlink(os.path.join(top, "victims", "v1"), os.path.join(d, "output.tar.gz.part"))
         if plant_in.get("final"):
