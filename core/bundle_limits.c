@@ -43,10 +43,10 @@ void smfw_bundle_limits_from_config(const smfw_config *cfg, smfw_bundle_limits *
     l->max_array_items = positive(s, "max_array_items", l->max_array_items);
     l->max_records = positive(s, "max_records", l->max_records);
     l->max_download_bytes = positive(s, "max_download_bytes", l->max_download_bytes);
-    double t = smfw_settings_get_double(s, "download_timeout", 0);
+    double t = smfw_settings_get_duration(s, "download_timeout", 0);
     if (t > 0) l->download_timeout_ms = (int64_t)(t * 1000.0);
     l->low_speed_bytes = positive(s, "low_speed_bytes", l->low_speed_bytes);
-    double ls = smfw_settings_get_double(s, "low_speed_time", 0);
+    double ls = smfw_settings_get_duration(s, "low_speed_time", 0);
     if (ls >= 1) l->low_speed_seconds = (int64_t)ls;
     l->max_list_pages = positive(s, "max_list_pages", l->max_list_pages);
 }

@@ -497,9 +497,24 @@ static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, c
                           "using the bundle downloaded before in %s (same object, ETag %s)", prev,
                           head.etag);
         } else {
+            struct stat pre;
+            int existed = exact && *exact && lstat(exact, &pre) == 0;
+            const char *parent = base && *base ? base : "./smfw-results";
+            int parent_existed = lstat(parent, &pre) == 0;
             st = smfw_output_dir_create(base, name, exact, local, err);
-            if (st == SMFW_OK) st = fetch_bundle(c, bucket, key, *local, err);
-            if (st == SMFW_OK) st = smfw_bundle_source_write(*local, identity, err);
+            if (st == SMFW_OK) {
+                st = fetch_bundle(c, bucket, key, *local, err);
+                if (st == SMFW_OK) st = smfw_bundle_source_write(*local, identity, err);
+                if (st != SMFW_OK) {
+                    /* A failed fetch leaves nothing: no folder, no partial tarball. */
+                    smfw_error ignored;
+                    smfw_remove_tree(*local, &ignored);
+                    if (existed) mkdir(*local, 0755);
+                    if (!parent_existed) rmdir(parent); /* only when empty */
+                    free(*local);
+                    *local = NULL;
+                }
+            }
         }
     }
     if (st != SMFW_OK && desc) {
