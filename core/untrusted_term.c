@@ -96,3 +96,11 @@ const char *smfw_term_escape(const char *s, char *buf, size_t size) {
     if (s) escape(&k, s, 0);
     return buf;
 }
+
+const char *smfw_term_escape_lines(const char *s, char *buf, size_t size) {
+    if (!size) return buf;
+    buf[0] = '\0';
+    sink k = {NULL, buf, size, 0};
+    if (s) escape(&k, s, 1);
+    return buf;
+}

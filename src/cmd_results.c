@@ -110,14 +110,6 @@ static int str_cmp(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Printable copy of a file name (bundle names are untrusted). */
-static const char *printable(const char *s, char *buf, size_t size) {
-    size_t o = 0;
-    for (; *s && o + 1 < size; s++) buf[o++] = ((unsigned char)*s < 0x20 || *s == 0x7f) ? '?' : *s;
-    buf[o] = '\0';
-    return buf;
-}
-
 static void print_tree(const char *dir, int depth, int *budget) {
     DIR *d = opendir(dir);
     if (!d) return;
@@ -146,7 +138,7 @@ static void print_tree(const char *dir, int depth, int *budget) {
             if (*budget == -1) fprintf(stdout, "%*s...\n", 2 + depth * 2, "");
             continue;
         }
-        printable(names[i], shown, sizeof shown);
+        smfw_term_escape(names[i], shown, sizeof shown); /* bundle names are untrusted */
         const char *note = note_for(names[i]);
         if (S_ISDIR(st.st_mode))
             snprintf(label, sizeof label, "%s/", shown);
@@ -435,9 +427,15 @@ static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, c
             const char *status = json_string_value(json_object_get(desc, "AIBenchmarkJobStatus"));
             const char *loc = json_string_value(
                 json_object_get(json_object_get(desc, "OutputConfig"), "S3OutputLocation"));
-            fprintf(stdout, "Job %s: %s\n", job, status ? status : "(unknown status)");
+            char shown[1024];
+            fprintf(stdout, "Job %s: %s\n", job,
+                    status ? smfw_term_escape(status, shown, sizeof shown) : "(unknown status)");
             const char *reason = json_string_value(json_object_get(desc, "FailureReason"));
-            if (reason) fprintf(stdout, "  FailureReason: %s\n", reason);
+            if (reason) {
+                fputs("  FailureReason: ", stdout);
+                smfw_term_write(stdout, reason, 0);
+                fputc('\n', stdout);
+            }
             if (status && (strcmp(status, "InProgress") == 0 || strcmp(status, "Stopping") == 0))
                 st = smfw_error_set(err, SMFW_ERR_AWS,
                                     "job %s is still %s; come back with `smfw results --job %s` "
@@ -525,8 +523,10 @@ static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, c
                            i, l) {
             const char *g = json_string_value(json_object_get(l, "LogGroupArn"));
             const char *s = json_string_value(json_object_get(l, "LogStreamName"));
-            fprintf(stdout, "  CloudWatch logs: %s%s%s\n", g ? g : "(group unknown)",
-                    s ? " stream " : "", s ? s : "");
+            char gs[600], ss[600];
+            fprintf(stdout, "  CloudWatch logs: %s%s%s\n",
+                    g ? smfw_term_escape(g, gs, sizeof gs) : "(group unknown)", s ? " stream " : "",
+                    s ? smfw_term_escape(s, ss, sizeof ss) : "");
         }
     }
     snprintf(job_out, job_size, "%s", job);
@@ -598,7 +598,9 @@ static int results_main(int argc, char **argv) {
         return rc;
     }
     if (cli.verbosity >= 0) {
-        fprintf(stdout, "Bundle %s\n", dir);
+        fputs("Bundle ", stdout);
+        smfw_term_write(stdout, dir, 0);
+        fputc('\n', stdout);
         int budget = 300;
         print_tree(dir, 0, &budget);
     }
@@ -651,7 +653,7 @@ static int results_main(int argc, char **argv) {
         smfw_results_set_string(&r->info.backend, "managed");
         if (job[0]) smfw_results_set_string(&r->info.job_name, job);
         st = smfw_results_load_dir(r, runs[i].dir, &err);
-        char title[4400];
+        char title[4400]; /* escaped where it is printed: folder names come from the bundle */
         if (runs[i].concurrency)
             snprintf(title, sizeof title, "Results at concurrency %lld (%s)",
                      (long long)runs[i].concurrency, runs[i].dir);
@@ -684,8 +686,11 @@ static int results_main(int argc, char **argv) {
             if (rs != SMFW_OK && first_err == SMFW_OK) {
                 first_err = rs;
                 first = rerr;
-            } else if (rs == SMFW_OK)
-                fprintf(stdout, "  reports: %s\n", sub);
+            } else if (rs == SMFW_OK) {
+                fputs("  reports: ", stdout);
+                smfw_term_write(stdout, sub, 0);
+                fputc('\n', stdout);
+            }
         }
         smfw_results_free(r);
     }

@@ -30,6 +30,8 @@ SMFW_API void smfw_term_write(FILE *out, const char *s, int keep_newlines);
 
 /** The same into buf (always NUL-terminated, cut at size). */
 SMFW_API const char *smfw_term_escape(const char *s, char *buf, size_t size);
+/** The same, keeping newlines. */
+SMFW_API const char *smfw_term_escape_lines(const char *s, char *buf, size_t size);
 
 /** Create and open (O_EXCL, 0644) a temporary ".NAME.XXXXXX" beside path; *tmp_out gets its
  *  name (freed by the caller). A planted file or link named like path is never touched.
