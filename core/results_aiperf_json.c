@@ -211,7 +211,7 @@ smfw_status smfw_results_load_aiperf_json(smfw_results *r, const char *path, smf
                                             "bundle.max_summary_bytes", &raw, &len, err);
     if (rst != SMFW_OK) return rst;
     json_error_t je;
-    json_t *root = json_loadb(raw, len, JSON_ALLOW_NUL, &je);
+    json_t *root = json_loadb(raw, len, JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES, &je);
     free(raw);
     if (!root)
         return smfw_error_set(err, SMFW_ERR_PROTOCOL, "%s:%d:%d: invalid JSON: %s", path, je.line,
@@ -235,6 +235,19 @@ smfw_status smfw_results_load_aiperf_json(smfw_results *r, const char *path, smf
             strcmp(key, "telemetry_data") == 0 || strcmp(key, "run_info") == 0 ||
             strcmp(key, "smfw") == 0)
             continue;
+        /* A known metric of the wrong shape is refused, not read as absent (= passed). */
+        json_t *avg = json_is_object(val) ? json_object_get(val, "avg") : NULL;
+        const char *wrong = NULL;
+        if (smfw_metric_find(key) >= 0 && !json_is_null(val)) {
+            if (!json_is_object(val))
+                wrong = "is not an object";
+            else if (avg && !json_is_number(avg) && !json_is_null(avg))
+                wrong = "has a non-numeric avg";
+        }
+        if (wrong) {
+            json_decref(root);
+            return smfw_error_set(err, SMFW_ERR_PROTOCOL, "%s: metric \"%s\" %s", path, key, wrong);
+        }
         if (json_is_object(val)) read_metric(r, key, val);
     }
     set_json_string_field(&r->info.schema_version, json_object_get(root, "schema_version"));

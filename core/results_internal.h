@@ -22,6 +22,10 @@ void smfw_stats_read_json(struct json_t *obj, smfw_stats *s);
 /* AIPerf's header for a metric newer than this catalogue, or NULL. */
 const char *smfw_metric_known_extra_header(const char *tag);
 
+/* Refuse numbers that cannot be true (non-finite, too large to cast, negative, fractional
+ * counts), naming src, the metric and the field. */
+smfw_status smfw_results_check_plausible(const smfw_results *r, const char *src, smfw_error *err);
+
 /* Copy a string field; used by the parsers. */
 char *smfw_strdup_or_null(const char *s);
 
