@@ -27,6 +27,7 @@ void smfw_bundle_limits_default(smfw_bundle_limits *l) {
     l->low_speed_bytes = 1024;
     l->low_speed_seconds = 60;
     l->max_list_pages = 10000;
+    l->max_list_bytes = 256LL << 20;
 }
 
 static int64_t positive(const smfw_settings *s, const char *key, int64_t def) {
@@ -49,6 +50,7 @@ void smfw_bundle_limits_from_config(const smfw_config *cfg, smfw_bundle_limits *
     double ls = smfw_settings_get_duration(s, "low_speed_time", 0);
     if (ls >= 1) l->low_speed_seconds = (int64_t)ls;
     l->max_list_pages = positive(s, "max_list_pages", l->max_list_pages);
+    l->max_list_bytes = positive(s, "max_list_bytes", l->max_list_bytes);
 }
 
 const smfw_bundle_limits *smfw_bundle_limits_get(void) {

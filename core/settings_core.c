@@ -145,7 +145,9 @@ static const smfw_setting_decl smfw_settings_bundle[] = {
     {"low_speed_bytes", I, "1024", "a download slower than this (bytes/s) ...", NULL, NULL, 0,
      NULL},
     {"low_speed_time", T, "60s", "... for this long is abandoned", NULL, NULL, 0, NULL},
-    {"max_list_pages", I, "10000", "most pages of one S3 listing", NULL, NULL, 0, NULL},
+    {"max_list_pages", I, "10000", "most pages of one listing (S3 objects, SageMaker jobs)", NULL,
+     NULL, 0, NULL},
+    {"max_list_bytes", I, "268435456", "most response bytes of one listing", NULL, NULL, 0, NULL},
     SMFW_SETTINGS_END};
 
 static const smfw_section_decl smfw_core_section_table[] = {

@@ -169,7 +169,9 @@ static smfw_status client_from_config(const smfw_config *cfg, smfw_aws_client **
 static json_t *recommendation_job_arns(smfw_aws_client *c) {
     json_t *arns = json_array();
     char *token = NULL;
-    for (int page = 0; page < 100; page++) {
+    smfw_pager pager;
+    smfw_pager_init(&pager);
+    for (;;) {
         json_t *req = json_object();
         json_object_set_new(req, "MaxResults", json_integer(100));
         if (token) json_object_set_new(req, "NextToken", json_string(token));
@@ -187,6 +189,7 @@ static json_t *recommendation_job_arns(smfw_aws_client *c) {
                            e.message);
             break;
         }
+        size_t resp_len = strlen(resp);
         json_t *root = json_loads(resp, 0, NULL);
         free(resp);
         json_t *jobs = json_object_get(root, "AIRecommendationJobs");
@@ -214,11 +217,16 @@ static json_t *recommendation_job_arns(smfw_aws_client *c) {
             free(dresp);
         }
         const char *next = json_string_value(json_object_get(root, "NextToken"));
-        if (next && *next) token = strdup(next);
+        int verdict = smfw_pager_page(&pager, resp_len, next);
+        if (verdict == SMFW_PAGER_MORE) token = strdup(next);
+        if (verdict < 0)
+            SMFW_LOG_WARN("results", "ListAIRecommendationJobs stopped after %lld pages: %s",
+                          (long long)pager.pages, smfw_pager_why(verdict));
         json_decref(root);
         if (!token) break;
     }
     free(token);
+    smfw_pager_free(&pager);
     return arns;
 }
 
@@ -235,7 +243,9 @@ static smfw_status newest_job(smfw_aws_client *c, char *name, size_t size, smfw_
     double best_time = -1;
     name[0] = '\0';
     smfw_status st = SMFW_OK;
-    for (int page = 0; page < 10000; page++) {
+    smfw_pager pager;
+    smfw_pager_init(&pager);
+    for (;;) {
         json_t *req = json_object();
         json_object_set_new(req, "MaxResults", json_integer(100));
         json_object_set_new(req, "SortBy", json_string("CreationTime"));
@@ -250,6 +260,7 @@ static smfw_status newest_job(smfw_aws_client *c, char *name, size_t size, smfw_
         token = NULL;
         if (st != SMFW_OK) break;
         json_error_t je;
+        size_t resp_len = strlen(resp);
         json_t *root = json_loads(resp, 0, &je);
         free(resp);
         if (!json_is_object(root)) {
@@ -271,11 +282,17 @@ static smfw_status newest_job(smfw_aws_client *c, char *name, size_t size, smfw_
             }
         }
         const char *next = json_string_value(json_object_get(root, "NextToken"));
-        if (next && *next) token = strdup(next);
+        int verdict = smfw_pager_page(&pager, resp_len, next);
+        if (verdict == SMFW_PAGER_MORE) token = strdup(next);
         json_decref(root);
+        if (verdict < 0)
+            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                "ListAIBenchmarkJobs stopped after %lld pages: %s",
+                                (long long)pager.pages, smfw_pager_why(verdict));
         if (!token) break;
     }
     free(token);
+    smfw_pager_free(&pager);
     json_decref(excluded);
     if (st == SMFW_OK && !name[0])
         st = smfw_error_set(err, SMFW_ERR_NOT_FOUND,

@@ -27,7 +27,8 @@ typedef struct smfw_bundle_limits {
     int64_t download_timeout_ms; /**< one download, start to end */
     int64_t low_speed_bytes;     /**< a download slower than this ... */
     int64_t low_speed_seconds;   /**< ... for this long is abandoned */
-    int64_t max_list_pages;      /**< pages of one S3 listing */
+    int64_t max_list_pages;      /**< pages of one listing (S3, SageMaker) */
+    int64_t max_list_bytes;      /**< response bytes of one listing */
 } smfw_bundle_limits;
 
 /** The built-in defaults. */

@@ -7,6 +7,7 @@
 #define SMFW_UNTRUSTED_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <smfw/smfw.h>
@@ -41,6 +42,29 @@ SMFW_API int smfw_tmpfile_beside(const char *path, char **tmp_out);
 /** Give tmp its real name path: rename() when replace, else fail with EEXIST when path
  *  exists (a file or a link planted meanwhile stays as it was). 0 or -1 with errno. */
 SMFW_API int smfw_file_publish(const char *tmp, const char *path, int replace);
+
+/** Paging through a listing a service controls (see untrusted_pages.c). */
+typedef struct smfw_pager {
+    int64_t pages, bytes, max_pages, max_bytes;
+    uint64_t *seen; /* hashes of the tokens so far */
+    size_t n, cap;
+} smfw_pager;
+
+enum {
+    SMFW_PAGER_MORE = 0,      /* ask for the next page */
+    SMFW_PAGER_DONE = 1,      /* no next token: the listing is complete */
+    SMFW_PAGER_REPEATED = -1, /* the next token was seen before: a loop */
+    SMFW_PAGER_TOO_MANY_PAGES = -2,
+    SMFW_PAGER_TOO_MANY_BYTES = -3
+};
+
+/** Limits from bundle.max_list_pages and bundle.max_list_bytes. */
+SMFW_API void smfw_pager_init(smfw_pager *p);
+SMFW_API void smfw_pager_free(smfw_pager *p);
+/** Account one page of `bytes` whose next token is next_token (NULL or "" at the end). */
+SMFW_API int smfw_pager_page(smfw_pager *p, size_t bytes, const char *next_token);
+/** A sentence for a negative verdict, naming the setting. */
+SMFW_API const char *smfw_pager_why(int verdict);
 
 #ifdef __cplusplus
 }
