@@ -49,3 +49,14 @@ int smfw_file_publish(const char *tmp, const char *path, int replace) {
     }
     return -1;
 }
+
+int smfw_mkdir_unique(const char *parent, const char *name, char *out, size_t size) {
+    /* mkdir() decides: two levels that map to one name (concurrency_1 and concurrency_01)
+     * get two folders. */
+    snprintf(out, size, "%s/%s", parent, name);
+    for (int k = 2; mkdir(out, 0755) != 0; k++) {
+        if (errno != EEXIST || k > 10000) return -1;
+        snprintf(out, size, "%s/%s-%d", parent, name, k);
+    }
+    return 0;
+}

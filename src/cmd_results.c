@@ -689,12 +689,13 @@ static int results_main(int argc, char **argv) {
         if (report_dir) {
             char sub[4400];
             if (n_runs > 1) {
+                char leaf[64];
                 if (runs[i].concurrency)
-                    snprintf(sub, sizeof sub, "%s/concurrency_%lld", report_dir,
-                             (long long)runs[i].concurrency);
+                    snprintf(leaf, sizeof leaf, "concurrency_%lld", (long long)runs[i].concurrency);
                 else
-                    snprintf(sub, sizeof sub, "%s/run_%zu", report_dir, i + 1);
-                mkdir(sub, 0755);
+                    snprintf(leaf, sizeof leaf, "run_%zu", i + 1);
+                if (smfw_mkdir_unique(report_dir, leaf, sub, sizeof sub) != 0)
+                    snprintf(sub, sizeof sub, "%s", report_dir); /* reported by the reporters */
             } else
                 snprintf(sub, sizeof sub, "%s", report_dir);
             smfw_error rerr;

@@ -43,6 +43,10 @@ SMFW_API int smfw_tmpfile_beside(const char *path, char **tmp_out);
  *  exists (a file or a link planted meanwhile stays as it was). 0 or -1 with errno. */
 SMFW_API int smfw_file_publish(const char *tmp, const char *path, int replace);
 
+/** Create a new folder parent/name, or parent/name-2, -3, ... when taken; its path goes to
+ *  out. 0, or -1 with errno. */
+SMFW_API int smfw_mkdir_unique(const char *parent, const char *name, char *out, size_t size);
+
 /** Paging through a listing a service controls (see untrusted_pages.c). */
 typedef struct smfw_pager {
     int64_t pages, bytes, max_pages, max_bytes;
