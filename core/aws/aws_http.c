@@ -12,7 +12,8 @@
 #include <smfw/bundle_limits.h>
 #include <smfw/log.h>
 
-#define MAX_BODY_IN_MEMORY (64u << 20)
+/* API answers are parsed whole (jansson takes ~20x the text): 8 MiB is far above any real one. */
+#define MAX_BODY_IN_MEMORY (8u << 20)
 #define TRACE_BODY_MAX     4096
 
 struct aws_http {
@@ -365,8 +366,10 @@ smfw_status aws_http_perform(aws_http *http, const aws_http_request *req, aws_ht
                               "bundle.low_speed_time");
     if (rc == CURLE_OK) return SMFW_OK;
     if (resp->status > 0 && rc == CURLE_WRITE_ERROR)
-        return smfw_error_set(err, SMFW_ERR_PROTOCOL, "response body from %s is too large",
-                              req->url);
+        return smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                              "response body from %s is larger than the limit of %u bytes for "
+                              "an API answer",
+                              req->url, (unsigned)MAX_BODY_IN_MEMORY);
     smfw_status st = rc == CURLE_OPERATION_TIMEDOUT ? SMFW_ERR_TIMEOUT : SMFW_ERR_NETWORK;
     resp->status = 0;
     return smfw_error_set(err, st, "%s %s failed: %s", req->method, req->url, resp->curl_error);

@@ -5,7 +5,9 @@
 # items are each refused with a sentence naming the file and the limit,
 # and the child's max RSS stays under 100 MiB (jansson took ~20x the text
 # before). The limits are settings: [bundle] max_record_bytes = 100 refuses
-# an ordinary fixture, naming 100.
+# an ordinary fixture, naming 100. A fake SageMaker answering
+# DescribeAIBenchmarkJob with 20 MiB of JSON is refused at 8 MiB, under the
+# same RSS bound (the 64 MiB cap let it through to jansson before).
 set -euo pipefail
 : "${SMFW_BUILD_DIR:?}" "${SMFW_SOURCE_DIR:?}" "${SMFW_TESTDATA_DIR:?}" "${SMFW_PYTHON:?}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/smfw-trust-mem.XXXXXX")
@@ -14,7 +16,7 @@ cd "$work"
 export PYTHONPATH="$SMFW_SOURCE_DIR/tests/integration${PYTHONPATH:+:$PYTHONPATH}"
 "$SMFW_PYTHON" - "$SMFW_BUILD_DIR/smfw" "$SMFW_TESTDATA_DIR" <<'PY'
 import json, os, shutil, sys
-from trust_lib import run, fail
+from trust_lib import FakeAws, run, fail
 smfw, data = sys.argv[1], sys.argv[2]
 BOUND_MIB = 100
 good = {"metadata": {"x_request_id": "a", "request_start_ns": 1, "request_end_ns": 2},
@@ -79,5 +81,17 @@ if not jsonl:
 text = open(jsonl).read()
 case("configured", ["profile_export.jsonl:1", "limit of 100 bytes", "bundle.max_record_bytes"],
      {"profile_export.jsonl": lambda f: f.write(text)}, conf="[bundle]\nmax_record_bytes = 100\n")
+# An API answer is capped too.
+def huge(body):
+    yield b'{"AIBenchmarkJobStatus": "Completed", "x": ['
+    for _ in range(100):
+        yield b"0," * 100_000
+    yield b"0]}"
+fake = FakeAws(json_ops={"DescribeAIBenchmarkJob": huge})
+rc, out, rss = run([smfw, "results", "--job", "job1"], env=fake.env(os.getcwd()))
+fake.close()
+print(f"api answer: rc={rc} max RSS {rss:.1f} MiB")
+if rc == 0 or "8388608" not in out or rss > BOUND_MIB:
+    fail(f"a 20 MiB API answer: rc {rc}, {rss:.1f} MiB:\n{out}")
 print("ok")
 PY
