@@ -245,8 +245,9 @@ smfw_status smfw_results_load_aiperf_json(smfw_results *r, const char *path, smf
                 wrong = "has a non-numeric avg";
         }
         if (wrong) {
-            json_decref(root);
-            return smfw_error_set(err, SMFW_ERR_PROTOCOL, "%s: metric \"%s\" %s", path, key, wrong);
+            smfw_error_set(err, SMFW_ERR_PROTOCOL, "%s: metric \"%s\" %s", path, key, wrong);
+            json_decref(root); /* after the message: key lives in root */
+            return SMFW_ERR_PROTOCOL;
         }
         if (json_is_object(val)) read_metric(r, key, val);
     }

@@ -16,9 +16,9 @@ cd "$work"
 export PYTHONPATH="$SMFW_SOURCE_DIR/tests/integration${PYTHONPATH:+:$PYTHONPATH}"
 "$SMFW_PYTHON" - "$SMFW_BUILD_DIR/smfw" "$SMFW_TESTDATA_DIR" <<'PY'
 import json, os, shutil, sys
-from trust_lib import FakeAws, run, fail
+from trust_lib import FakeAws, rss_bound, run, fail
 smfw, data = sys.argv[1], sys.argv[2]
-BOUND_MIB = 100
+BOUND_MIB = rss_bound(100)
 good = {"metadata": {"x_request_id": "a", "request_start_ns": 1, "request_end_ns": 2},
         "metrics": {"request_latency": {"value": 1.0, "unit": "ms"}}}
 

@@ -35,6 +35,16 @@ def run(argv, timeout=120, env=None, cwd=None, stdin=None):
         return p.returncode, out.read().decode("utf-8", "replace"), ru.ru_maxrss / 1024.0
 
 
+def rss_bound(mib):
+    """mib, or three times it in a sanitizer build (ASan's shadow memory and quarantine)."""
+    cache = os.path.join(os.environ.get("SMFW_BUILD_DIR", ""), "CMakeCache.txt")
+    try:
+        sanitized = "SMFW_SANITIZE:BOOL=ON" in open(cache).read()
+    except OSError:
+        sanitized = False
+    return mib * 3 if sanitized else mib
+
+
 def tree(root):
     """{relative path: sha256 or link target or 'dir'} of everything under root."""
     out = {}
