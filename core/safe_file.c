@@ -47,7 +47,15 @@ int smfw_file_publish(const char *tmp, const char *path, int replace) {
         unlink(tmp);
         return 0;
     }
-    return -1;
+    if (errno != EPERM && errno != ENOTSUP && errno != ENOSYS) return -1;
+    /* A file system without hard links: check, then rename (a narrow window, no link
+     * followed either way). */
+    struct stat st;
+    if (lstat(path, &st) == 0) {
+        errno = EEXIST;
+        return -1;
+    }
+    return rename(tmp, path);
 }
 
 int smfw_mkdir_unique(const char *parent, const char *name, char *out, size_t size) {
