@@ -10,7 +10,7 @@
 #define DEF_SUMMARY_BYTES  (8LL << 20)
 #define DEF_RECORD_BYTES   (4LL << 20)
 #define DEF_ARRAY_ITEMS    1000000LL
-#define DEF_RECORDS        5000000LL
+#define DEF_RECORDS        1000000LL /* ~330 bytes each in memory: ~350 MB */
 #define DEF_DOWNLOAD_BYTES (4LL << 30)
 #define DEF_TIMEOUT_MS     (30LL * 60 * 1000)
 

@@ -137,7 +137,7 @@ static const smfw_setting_decl smfw_settings_bundle[] = {
      NULL, 0, NULL},
     {"max_array_items", I, "1000000", "most items of one JSON list (inter_chunk_latency)", NULL,
      NULL, 0, NULL},
-    {"max_records", I, "5000000", "most records of one run read from profile_export.jsonl", NULL,
+    {"max_records", I, "1000000", "most records of one run read from profile_export.jsonl", NULL,
      NULL, 0, NULL},
     {"max_download_bytes", I, "4294967296", "largest object downloaded (bytes)", NULL, NULL, 0,
      NULL},

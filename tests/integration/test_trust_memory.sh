@@ -5,7 +5,8 @@
 # items are each refused with a sentence naming the file and the limit,
 # and the child's max RSS stays under 100 MiB (jansson took ~20x the text
 # before). The limits are settings: [bundle] max_record_bytes = 100 refuses
-# an ordinary fixture, naming 100. A fake SageMaker answering
+# an ordinary fixture, naming 100, and max_records = 1000 a file of 2,000
+# records. A fake SageMaker answering
 # DescribeAIBenchmarkJob with 20 MiB of JSON is refused at 8 MiB, under the
 # same RSS bound (the 64 MiB cap let it through to jansson before).
 set -euo pipefail
@@ -81,6 +82,10 @@ if not jsonl:
 text = open(jsonl).read()
 case("configured", ["profile_export.jsonl:1", "limit of 100 bytes", "bundle.max_record_bytes"],
      {"profile_export.jsonl": lambda f: f.write(text)}, conf="[bundle]\nmax_record_bytes = 100\n")
+# Records of one run are capped (each holds ~330 bytes in memory).
+case("many_records", ["profile_export.jsonl:1001", "more than 1000 records", "bundle.max_records"],
+     {"profile_export.jsonl": lambda f: f.write((json.dumps(good) + "\n") * 2000)},
+     conf="[bundle]\nmax_records = 1000\n")
 # An API answer is capped too.
 def huge(body):
     yield b'{"AIBenchmarkJobStatus": "Completed", "x": ['
