@@ -22,6 +22,7 @@ void smfw_bundle_limits_default(smfw_bundle_limits *l) {
     l->max_record_bytes = DEF_RECORD_BYTES;
     l->max_array_items = DEF_ARRAY_ITEMS;
     l->max_records = DEF_RECORDS;
+    l->max_run_items = 50000000LL; /* 8 bytes each: 400 MB */
     l->max_download_bytes = DEF_DOWNLOAD_BYTES;
     l->download_timeout_ms = DEF_TIMEOUT_MS;
     l->low_speed_bytes = 1024;
@@ -43,6 +44,7 @@ void smfw_bundle_limits_from_config(const smfw_config *cfg, smfw_bundle_limits *
     l->max_record_bytes = positive(s, "max_record_bytes", l->max_record_bytes);
     l->max_array_items = positive(s, "max_array_items", l->max_array_items);
     l->max_records = positive(s, "max_records", l->max_records);
+    l->max_run_items = positive(s, "max_run_items", l->max_run_items);
     l->max_download_bytes = positive(s, "max_download_bytes", l->max_download_bytes);
     double t = smfw_settings_get_duration(s, "download_timeout", 0);
     if (t > 0) l->download_timeout_ms = (int64_t)(t * 1000.0);

@@ -375,7 +375,7 @@ smfw_status smfw_results_load_jsonl(smfw_results *r, const char *path, smfw_erro
     smfw_buf line;
     smfw_buf_init(&line);
     long lineno = 0;
-    int64_t kept = 0;
+    int64_t kept = 0, items = 0;
     smfw_status st = SMFW_OK;
     int got;
     while ((got = smfw_bundle_getline(fp, &line, lim->max_record_bytes)) != SMFW_LINE_EOF) {
@@ -404,6 +404,15 @@ smfw_status smfw_results_load_jsonl(smfw_results *r, const char *path, smfw_erro
         st = smfw_record_from_jsonl(line.data, n, &rec, err);
         if (st != SMFW_OK) {
             smfw_error_prefix(err, "%s:%ld", path, lineno);
+            break;
+        }
+        items += (int64_t)rec.icl_len;
+        if (items > lim->max_run_items) {
+            smfw_record_clear(&rec);
+            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                "%s:%ld: more than %lld inter_chunk_latency items in all "
+                                "(bundle.max_run_items)",
+                                path, lineno, (long long)lim->max_run_items);
             break;
         }
         st = smfw_results_add_record(r, &rec, err);

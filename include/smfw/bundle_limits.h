@@ -23,6 +23,7 @@ typedef struct smfw_bundle_limits {
     int64_t max_record_bytes;    /**< one line of profile_export.jsonl */
     int64_t max_array_items;     /**< one JSON list (inter_chunk_latency) */
     int64_t max_records;         /**< records of one run */
+    int64_t max_run_items;       /**< list items (inter_chunk_latency) of all records of a run */
     int64_t max_download_bytes;  /**< one downloaded object */
     int64_t download_timeout_ms; /**< one download, start to end */
     int64_t low_speed_bytes;     /**< a download slower than this ... */

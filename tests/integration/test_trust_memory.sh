@@ -6,7 +6,7 @@
 # and the child's max RSS stays under 100 MiB (jansson took ~20x the text
 # before). The limits are settings: [bundle] max_record_bytes = 100 refuses
 # an ordinary fixture, naming 100, and max_records = 1000 a file of 2,000
-# records. A fake SageMaker answering
+# records, max_run_items = 1000 forty records of 50 items. A fake SageMaker answering
 # DescribeAIBenchmarkJob with 20 MiB of JSON is refused at 8 MiB, under the
 # same RSS bound (the 64 MiB cap let it through to jansson before).
 set -euo pipefail
@@ -86,6 +86,13 @@ case("configured", ["profile_export.jsonl:1", "limit of 100 bytes", "bundle.max_
 case("many_records", ["profile_export.jsonl:1001", "more than 1000 records", "bundle.max_records"],
      {"profile_export.jsonl": lambda f: f.write((json.dumps(good) + "\n") * 2000)},
      conf="[bundle]\nmax_records = 1000\n")
+# And the list items of all records together.
+icl = {"metadata": {"x_request_id": "c"},
+       "metrics": {"inter_chunk_latency": {"unit": "ms", "value": [1.0] * 50}}}
+case("many_items", ["profile_export.jsonl:21", "more than 1000 inter_chunk_latency items",
+                    "bundle.max_run_items"],
+     {"profile_export.jsonl": lambda f: f.write((json.dumps(icl) + "\n") * 40)},
+     conf="[bundle]\nmax_run_items = 1000\n")
 # An API answer is capped too.
 def huge(body):
     yield b'{"AIBenchmarkJobStatus": "Completed", "x": ['
