@@ -13,9 +13,12 @@
 #include <sys/stat.h>
 
 #include <smfw/archive.h>
+#include <smfw/log.h>
 
 #define BUNDLE_MAX_DEPTH 3
 #define BUNDLE_MAX_RUNS  4096
+/* Far above any real concurrency; keeps "concurrency_<N>" names short and exact. */
+#define SMFW_BUNDLE_MAX_CONCURRENCY 1000000000LL
 
 typedef struct run_list {
     smfw_bundle_run *v;
@@ -43,8 +46,17 @@ static int64_t concurrency_of(const char *name) {
     if (*d == '_' || *d == '-') d++;
     if (!isdigit((unsigned char)*d)) return 0;
     char *end;
+    errno = 0;
     long long v = strtoll(d, &end, 10);
     if (*end != '\0' || v <= 0) return 0;
+    /* Out of range is not a level (strtoll clamped it to INT64_MAX silently). */
+    if (errno == ERANGE || v > SMFW_BUNDLE_MAX_CONCURRENCY) {
+        SMFW_LOG_WARN("results",
+                      "folder %s: concurrency %s is out of range (1..%lld); read as a "
+                      "run, not a level",
+                      name, d, (long long)SMFW_BUNDLE_MAX_CONCURRENCY);
+        return 0;
+    }
     return (int64_t)v;
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include <smfw/archive.h>
+#include <smfw/untrusted.h>
 
 static int has_p(const smfw_stats *s, int i) {
     return (s->fields & (SMFW_STAT_P_FIRST << i)) != 0;
@@ -38,7 +39,9 @@ static void print_single(FILE *out, const char *label, const smfw_stats *s, cons
 
 int smfw_bundle_print_headline(const smfw_results *r, const char *title, double gate, FILE *out) {
     const smfw_stats *s = r->stats;
-    fprintf(out, "\n%s\n", title);
+    fputc('\n', out);
+    smfw_term_write(out, title, 0);
+    fputc('\n', out);
     print_single(out, "Output token throughput", &s[SMFW_M_OUTPUT_TOKEN_THROUGHPUT], "tokens/sec");
     print_dist(out, "Per-user output throughput", &s[SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER],
                "tokens/sec/user");
@@ -53,8 +56,11 @@ int smfw_bundle_print_headline(const smfw_results *r, const char *title, double 
     print_single(out, "Benchmark duration", &s[SMFW_M_BENCHMARK_DURATION], "sec");
     double rate = smfw_results_error_rate(r);
     if (r->info.gate_tripped) {
-        fprintf(out, "  Validity: FAILED - the validity gate tripped: %s\n",
-                r->info.failure_reason ? r->info.failure_reason : "(no reason given)");
+        /* failure_reason.txt is the bundle's text: escaped, so it cannot fake a verdict. */
+        fputs("  Validity: FAILED - the validity gate tripped: ", out);
+        smfw_term_write(out, r->info.failure_reason ? r->info.failure_reason : "(no reason given)",
+                        0);
+        fputc('\n', out);
         fprintf(out, "            the metrics above cover the %lld valid requests\n", valid);
         return 1;
     }

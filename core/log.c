@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <smfw/log.h>
+#include <smfw/untrusted.h>
 
 static volatile int log_level = SMFW_LOG_INFO;
 static smfw_log_sink log_sink;
@@ -48,8 +49,10 @@ static const char *level_word(smfw_log_level level) {
 
 void smfw_logv(smfw_log_level level, const char *component, const char *fmt, va_list ap) {
     if (!smfw_log_enabled(level)) return;
-    char body[8192];
-    vsnprintf(body, sizeof body, fmt, ap);
+    char text[8192], body[8192];
+    vsnprintf(text, sizeof text, fmt, ap);
+    /* Messages quote services and bundles: no control reaches the terminal. */
+    smfw_term_escape_lines(text, body, sizeof body);
     char raw[8400];
     if (component && *component)
         snprintf(raw, sizeof raw, "smfw: %s[%s] %s", level_word(level), component, body);

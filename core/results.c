@@ -325,7 +325,8 @@ smfw_status smfw_results_compute(smfw_results *r, const smfw_goodput_slo *slos, 
         for (size_t i = 0; i < n; i++) {
             const smfw_record *rec = &r->records[order[i]];
             if (rec->error) continue;
-            memcpy(icl + k, rec->icl, rec->icl_len * sizeof *icl);
+            if (rec->icl_len)
+                memcpy(icl + k, rec->icl, rec->icl_len * sizeof *icl); /* icl may be NULL */
             k += rec->icl_len;
         }
         smfw_status st = smfw_stats_compute(icl, k, 1e-6, &r->stats[SMFW_M_INTER_CHUNK_LATENCY]);

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <smfw/bundle_limits.h>
+#include <smfw/bundle_read.h>
 #include <smfw/results.h>
 
 #include "results_internal.h"
@@ -202,14 +204,18 @@ static void info_from_input_config(smfw_run_info *info, json_t *ic) {
 }
 
 smfw_status smfw_results_load_aiperf_json(smfw_results *r, const char *path, smfw_error *err) {
+    /* Parsed whole, so capped first: jansson's tree takes ~20x the text. */
+    char *raw = NULL;
+    size_t len = 0;
+    smfw_status rst = smfw_bundle_read_file(path, smfw_bundle_limits_get()->max_summary_bytes,
+                                            "bundle.max_summary_bytes", &raw, &len, err);
+    if (rst != SMFW_OK) return rst;
     json_error_t je;
-    json_t *root = json_load_file(path, JSON_ALLOW_NUL, &je);
-    if (!root) {
-        if (je.line <= 0 && errno)
-            return smfw_error_set(err, SMFW_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    json_t *root = json_loadb(raw, len, JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES, &je);
+    free(raw);
+    if (!root)
         return smfw_error_set(err, SMFW_ERR_PROTOCOL, "%s:%d:%d: invalid JSON: %s", path, je.line,
                               je.column, je.text);
-    }
     if (!json_is_object(root)) {
         json_decref(root);
         return smfw_error_set(err, SMFW_ERR_PROTOCOL, "%s: the summary is not a JSON object", path);
@@ -229,6 +235,20 @@ smfw_status smfw_results_load_aiperf_json(smfw_results *r, const char *path, smf
             strcmp(key, "telemetry_data") == 0 || strcmp(key, "run_info") == 0 ||
             strcmp(key, "smfw") == 0)
             continue;
+        /* A known metric of the wrong shape is refused, not read as absent (= passed). */
+        json_t *avg = json_is_object(val) ? json_object_get(val, "avg") : NULL;
+        const char *wrong = NULL;
+        if (smfw_metric_find(key) >= 0 && !json_is_null(val)) {
+            if (!json_is_object(val))
+                wrong = "is not an object";
+            else if (avg && !json_is_number(avg) && !json_is_null(avg))
+                wrong = "has a non-numeric avg";
+        }
+        if (wrong) {
+            smfw_error_set(err, SMFW_ERR_PROTOCOL, "%s: metric \"%s\" %s", path, key, wrong);
+            json_decref(root); /* after the message: key lives in root */
+            return SMFW_ERR_PROTOCOL;
+        }
         if (json_is_object(val)) read_metric(r, key, val);
     }
     set_json_string_field(&r->info.schema_version, json_object_get(root, "schema_version"));

@@ -39,6 +39,11 @@ smfw_status smfw_results_load_dir(smfw_results *r, const char *dir, smfw_error *
         if (st != SMFW_OK) return st;
         r->records_complete = 1;
     }
+    /* Nothing is printed or cast before the numbers are known to be possible. */
+    snprintf(path, sizeof path, "%s/%s", dir,
+             have_json ? "profile_export_aiperf.json" : "profile_export.jsonl");
+    st = smfw_results_check_plausible(r, path, err);
+    if (st != SMFW_OK) return st;
     snprintf(path, sizeof path, "%s/failure_reason.txt", dir);
     if (file_exists(path)) {
         FILE *fp = fopen(path, "r");

@@ -33,6 +33,10 @@ smfw_status smfw_merge_judge_start(const smfw_results *const *parts, const char 
 /* The start fields as a JSON object (a json_t *) for the merged run's smfw object. */
 struct json_t *smfw_merge_start_json(const struct smfw_merge_report *rep);
 
+/* Refuse numbers that cannot be true (non-finite, too large to cast, negative, fractional
+ * counts), naming src, the metric and the field. */
+smfw_status smfw_results_check_plausible(const smfw_results *r, const char *src, smfw_error *err);
+
 /* Copy a string field; used by the parsers. */
 char *smfw_strdup_or_null(const char *s);
 

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <smfw/bundle_limits.h>
+#include <smfw/bundle_read.h>
 #include <smfw/results.h>
 
 #include "results_internal.h"
@@ -266,6 +268,12 @@ static smfw_status read_metric(smfw_record *rec, const char *tag, json_t *obj, j
             return smfw_error_set(err, SMFW_ERR_PROTOCOL,
                                   "inter_chunk_latency value is not a list");
         size_t n = json_array_size(val);
+        int64_t max_items = smfw_bundle_limits_get()->max_array_items;
+        if ((int64_t)n > max_items)
+            return smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                  "inter_chunk_latency has %zu items, over the limit of %lld "
+                                  "(bundle.max_array_items)",
+                                  n, (long long)max_items);
         free(rec->icl);
         rec->icl = n ? malloc(n * sizeof *rec->icl) : NULL;
         if (n && !rec->icl) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
@@ -397,25 +405,55 @@ done:
 smfw_status smfw_results_load_jsonl(smfw_results *r, const char *path, smfw_error *err) {
     FILE *fp = fopen(path, "r");
     if (!fp) return smfw_error_set(err, SMFW_ERR_IO, "cannot read %s: %s", path, strerror(errno));
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
+    /* Streamed one bounded line at a time: the file itself may be gigabytes. */
+    const smfw_bundle_limits *lim = smfw_bundle_limits_get();
+    smfw_buf line;
+    smfw_buf_init(&line);
     long lineno = 0;
+    int64_t kept = 0, items = 0;
     smfw_status st = SMFW_OK;
-    while ((n = getline(&line, &cap, fp)) >= 0) {
+    int got;
+    while ((got = smfw_bundle_getline(fp, &line, lim->max_record_bytes)) != SMFW_LINE_EOF) {
         lineno++;
-        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = '\0';
+        if (got == SMFW_LINE_TOO_LONG) {
+            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                "%s:%ld: the record is longer than the limit of %lld bytes "
+                                "(bundle.max_record_bytes)",
+                                path, lineno, (long long)lim->max_record_bytes);
+            break;
+        }
+        if (got == SMFW_LINE_NOMEM) {
+            st = smfw_error_set(err, SMFW_ERR_NOMEM, "%s:%ld: out of memory", path, lineno);
+            break;
+        }
+        size_t n = line.len;
+        while (n && (line.data[n - 1] == '\r')) line.data[--n] = '\0';
         if (n == 0) continue;
+        if (++kept > lim->max_records) {
+            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                "%s:%ld: more than %lld records (bundle.max_records)", path, lineno,
+                                (long long)lim->max_records);
+            break;
+        }
         smfw_record rec;
-        st = smfw_record_from_jsonl(line, (size_t)n, &rec, err);
+        st = smfw_record_from_jsonl(line.data, n, &rec, err);
         if (st != SMFW_OK) {
             smfw_error_prefix(err, "%s:%ld", path, lineno);
+            break;
+        }
+        items += (int64_t)rec.icl_len;
+        if (items > lim->max_run_items) {
+            smfw_record_clear(&rec);
+            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                "%s:%ld: more than %lld inter_chunk_latency items in all "
+                                "(bundle.max_run_items)",
+                                path, lineno, (long long)lim->max_run_items);
             break;
         }
         st = smfw_results_add_record(r, &rec, err);
         if (st != SMFW_OK) break;
     }
-    free(line);
+    smfw_buf_free(&line);
     fclose(fp);
     r->records_complete = 0;
     return st;

@@ -4,6 +4,7 @@
  * benchmark jobs all go through smfw_run_execute().
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,18 +116,16 @@ static int mkdir_p(const char *path) {
     return 0;
 }
 
+/* 1 when path holds nothing at all (or does not exist). */
 static int dir_is_empty(const char *path) {
-    char cmd[4200];
-    snprintf(cmd, sizeof cmd, "%s/.", path);
-    struct stat st;
-    if (stat(path, &st) != 0) return 1;
-    /* Any profile export means a finished or running benchmark lives here. */
-    const char *markers[] = {"profile_export.jsonl", "profile_export_aiperf.json", "summary.md"};
-    for (size_t i = 0; i < 3; i++) {
-        snprintf(cmd, sizeof cmd, "%s/%s", path, markers[i]);
-        if (stat(cmd, &st) == 0) return 0;
-    }
-    return 1;
+    DIR *d = opendir(path);
+    if (!d) return errno == ENOENT;
+    struct dirent *de;
+    int empty = 1;
+    while (empty && (de = readdir(d)) != NULL)
+        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) empty = 0;
+    closedir(d);
+    return empty;
 }
 
 smfw_status smfw_output_dir_create(const char *base, const char *run_name, const char *exact,
@@ -135,21 +134,41 @@ smfw_status smfw_output_dir_create(const char *base, const char *run_name, const
     char path[4096];
     if (exact && *exact) {
         snprintf(path, sizeof path, "%s", exact);
+        size_t n = strlen(path);
+        while (n > 1 && path[n - 1] == '/') path[--n] = '\0';
+        struct stat st;
+        /* A planted link would send every file elsewhere: refused, not followed. */
+        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "output folder %s is a symbolic link; smfw writes only into a "
+                                  "real folder (give the folder it points to)",
+                                  path);
+        if (lstat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+            return smfw_error_set(err, SMFW_ERR_CONFIG, "output folder %s is not a folder", path);
         if (!dir_is_empty(path))
             return smfw_error_set(err, SMFW_ERR_CONFIG,
-                                  "output folder %s already holds a run; smfw never overwrites "
+                                  "output folder %s is not empty; smfw never overwrites or mixes "
                                   "results (choose another --output)",
                                   path);
+        if (mkdir_p(path) != 0)
+            return smfw_error_set(err, SMFW_ERR_IO, "cannot create output folder %s: %s", path,
+                                  strerror(errno));
     } else {
-        snprintf(path, sizeof path, "%s/%s", base && *base ? base : "./smfw-results", run_name);
-        struct stat st;
-        for (int k = 2; stat(path, &st) == 0 && k < 1000; k++)
-            snprintf(path, sizeof path, "%s/%s-%d", base && *base ? base : "./smfw-results",
-                     run_name, k);
+        const char *b = base && *base ? base : "./smfw-results";
+        if (mkdir_p(b) != 0)
+            return smfw_error_set(err, SMFW_ERR_IO, "cannot create results folder %s: %s", b,
+                                  strerror(errno));
+        /* mkdir() itself picks the folder: two runs started together never share one. */
+        snprintf(path, sizeof path, "%s/%s", b, run_name);
+        int k = 2;
+        while (mkdir(path, 0755) != 0) {
+            if (errno != EEXIST || k > 100000)
+                return smfw_error_set(err, SMFW_ERR_IO, "cannot create output folder %s: %s", path,
+                                      errno == EEXIST ? "too many runs of this name"
+                                                      : strerror(errno));
+            snprintf(path, sizeof path, "%s/%s-%d", b, run_name, k++);
+        }
     }
-    if (mkdir_p(path) != 0)
-        return smfw_error_set(err, SMFW_ERR_IO, "cannot create output folder %s: %s", path,
-                              strerror(errno));
     *out = strdup(path);
     return *out ? SMFW_OK : smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
 }

@@ -130,11 +130,36 @@ static const smfw_setting_decl smfw_settings_dataset[] = {
      "output-tokens-stddev", NULL, 0, "N"},
     SMFW_SETTINGS_END};
 
+static const smfw_setting_decl smfw_settings_bundle[] = {
+    {"max_summary_bytes", I, "8388608",
+     "largest profile_export_aiperf.json read (bytes; it is parsed whole)", NULL, NULL, 0, NULL},
+    {"max_record_bytes", I, "4194304", "longest line of profile_export.jsonl read (bytes)", NULL,
+     NULL, 0, NULL},
+    {"max_array_items", I, "1000000", "most items of one JSON list (inter_chunk_latency)", NULL,
+     NULL, 0, NULL},
+    {"max_records", I, "1000000", "most records of one run read from profile_export.jsonl", NULL,
+     NULL, 0, NULL},
+    {"max_run_items", I, "50000000",
+     "most inter_chunk_latency items over all records of one run (8 bytes each in memory)", NULL,
+     NULL, 0, NULL},
+    {"max_download_bytes", I, "4294967296", "largest object downloaded (bytes)", NULL, NULL, 0,
+     NULL},
+    {"download_timeout", T, "30m", "longest one download may take", NULL, NULL, 0, NULL},
+    {"low_speed_bytes", I, "1024", "a download slower than this (bytes/s) ...", NULL, NULL, 0,
+     NULL},
+    {"low_speed_time", T, "60s", "... for this long is abandoned", NULL, NULL, 0, NULL},
+    {"max_list_pages", I, "10000", "most pages of one listing (S3 objects, SageMaker jobs)", NULL,
+     NULL, 0, NULL},
+    {"max_list_bytes", I, "268435456", "most response bytes of one listing", NULL, NULL, 0, NULL},
+    SMFW_SETTINGS_END};
+
 static const smfw_section_decl smfw_core_section_table[] = {
     {"smfw", "the program: which plugins, where results go", smfw_settings_program},
     {"run", "the workload, shared by every backend", smfw_settings_run},
     {"aws", "AWS access (the AWS_* environment variables are honoured too)", smfw_settings_aws},
     {"dataset", "options common to every dataset plugin", smfw_settings_dataset},
+    {"bundle", "limits on bundles and downloads smfw did not write (docs/managed.md, Trust)",
+     smfw_settings_bundle},
     {NULL, NULL, NULL}};
 
 const smfw_section_decl *smfw_core_sections(void) {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <smfw/bundle_limits.h>
 #include <smfw/log.h>
 
 #include "commands.h"
@@ -337,6 +338,11 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
         }
         (void)applied;
         if (rc >= 0) break;
+    }
+    if (rc < 0) { /* every reader of untrusted bundles uses these ([bundle]) */
+        smfw_bundle_limits lim;
+        smfw_bundle_limits_from_config(cli->cfg, &lim);
+        smfw_bundle_limits_set(&lim);
     }
     for (size_t i = 0; i < n_owned; i++) free(owned[i]);
     free(owned);

@@ -21,7 +21,10 @@
 
 #include <smfw/archive.h>
 #include <smfw/aws.h>
+#include <smfw/bundle_read.h>
 #include <smfw/log.h>
+#include <smfw/sigv4.h>
+#include <smfw/untrusted.h>
 
 #include "commands.h"
 
@@ -79,6 +82,7 @@ static const struct {
     {"server_metrics_export.csv", "server-side metrics (CSV)"},
     {"smfw_run.json", "smfw run metadata"},
     {"output.tar.gz", "the bundle as downloaded from S3"},
+    {"source.json", "which S3 object this is (bucket, key, ETag, job ARN): the cache key"},
     {"plots", "PNG plots"},
     {"logs", "AIPerf logs"},
     {"bundle", "the extracted bundle"},
@@ -104,14 +108,6 @@ static void human_size(long long n, char *buf, size_t size) {
 
 static int str_cmp(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Printable copy of a file name (bundle names are untrusted). */
-static const char *printable(const char *s, char *buf, size_t size) {
-    size_t o = 0;
-    for (; *s && o + 1 < size; s++) buf[o++] = ((unsigned char)*s < 0x20 || *s == 0x7f) ? '?' : *s;
-    buf[o] = '\0';
-    return buf;
 }
 
 static void print_tree(const char *dir, int depth, int *budget) {
@@ -142,7 +138,7 @@ static void print_tree(const char *dir, int depth, int *budget) {
             if (*budget == -1) fprintf(stdout, "%*s...\n", 2 + depth * 2, "");
             continue;
         }
-        printable(names[i], shown, sizeof shown);
+        smfw_term_escape(names[i], shown, sizeof shown); /* bundle names are untrusted */
         const char *note = note_for(names[i]);
         if (S_ISDIR(st.st_mode))
             snprintf(label, sizeof label, "%s/", shown);
@@ -173,7 +169,9 @@ static smfw_status client_from_config(const smfw_config *cfg, smfw_aws_client **
 static json_t *recommendation_job_arns(smfw_aws_client *c) {
     json_t *arns = json_array();
     char *token = NULL;
-    for (int page = 0; page < 100; page++) {
+    smfw_pager pager;
+    smfw_pager_init(&pager);
+    for (;;) {
         json_t *req = json_object();
         json_object_set_new(req, "MaxResults", json_integer(100));
         if (token) json_object_set_new(req, "NextToken", json_string(token));
@@ -191,6 +189,7 @@ static json_t *recommendation_job_arns(smfw_aws_client *c) {
                            e.message);
             break;
         }
+        size_t resp_len = strlen(resp);
         json_t *root = json_loads(resp, 0, NULL);
         free(resp);
         json_t *jobs = json_object_get(root, "AIRecommendationJobs");
@@ -218,11 +217,16 @@ static json_t *recommendation_job_arns(smfw_aws_client *c) {
             free(dresp);
         }
         const char *next = json_string_value(json_object_get(root, "NextToken"));
-        if (next && *next) token = strdup(next);
+        int verdict = smfw_pager_page(&pager, resp_len, next);
+        if (verdict == SMFW_PAGER_MORE) token = strdup(next);
+        if (verdict < 0)
+            SMFW_LOG_WARN("results", "ListAIRecommendationJobs stopped after %lld pages: %s",
+                          (long long)pager.pages, smfw_pager_why(verdict));
         json_decref(root);
         if (!token) break;
     }
     free(token);
+    smfw_pager_free(&pager);
     return arns;
 }
 
@@ -239,7 +243,9 @@ static smfw_status newest_job(smfw_aws_client *c, char *name, size_t size, smfw_
     double best_time = -1;
     name[0] = '\0';
     smfw_status st = SMFW_OK;
-    for (int page = 0; page < 10000; page++) {
+    smfw_pager pager;
+    smfw_pager_init(&pager);
+    for (;;) {
         json_t *req = json_object();
         json_object_set_new(req, "MaxResults", json_integer(100));
         json_object_set_new(req, "SortBy", json_string("CreationTime"));
@@ -254,6 +260,7 @@ static smfw_status newest_job(smfw_aws_client *c, char *name, size_t size, smfw_
         token = NULL;
         if (st != SMFW_OK) break;
         json_error_t je;
+        size_t resp_len = strlen(resp);
         json_t *root = json_loads(resp, 0, &je);
         free(resp);
         if (!json_is_object(root)) {
@@ -275,11 +282,17 @@ static smfw_status newest_job(smfw_aws_client *c, char *name, size_t size, smfw_
             }
         }
         const char *next = json_string_value(json_object_get(root, "NextToken"));
-        if (next && *next) token = strdup(next);
+        int verdict = smfw_pager_page(&pager, resp_len, next);
+        if (verdict == SMFW_PAGER_MORE) token = strdup(next);
         json_decref(root);
+        if (verdict < 0)
+            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                "ListAIBenchmarkJobs stopped after %lld pages: %s",
+                                (long long)pager.pages, smfw_pager_why(verdict));
         if (!token) break;
     }
     free(token);
+    smfw_pager_free(&pager);
     json_decref(excluded);
     if (st == SMFW_OK && !name[0])
         st = smfw_error_set(err, SMFW_ERR_NOT_FOUND,
@@ -350,34 +363,38 @@ static smfw_status parse_s3_uri(const char *uri, char *bucket, size_t bsize, cha
     return SMFW_OK;
 }
 
-/* Download the bundle at an S3 URI (tarball or prefix) into dir/output.tar.gz and extract it. */
-static smfw_status fetch_bundle(smfw_aws_client *c, const char *uri, const char *job,
-                                const char *dir, smfw_error *err) {
-    char bucket[256], key[1025];
-    smfw_status st = parse_s3_uri(uri, bucket, sizeof bucket, key, sizeof key, err);
+/* The tarball an S3 URI names: the key itself, or the best output.tar.gz under the prefix. */
+static smfw_status resolve_bundle(smfw_aws_client *c, const char *uri, const char *job,
+                                  char *bucket, size_t bsize, char *key, size_t ksize,
+                                  smfw_error *err) {
+    smfw_status st = parse_s3_uri(uri, bucket, bsize, key, ksize, err);
     if (st != SMFW_OK) return st;
     size_t kl = strlen(key);
-    if (!(kl > 7 && strcmp(key + kl - 7, ".tar.gz") == 0)) {
-        tarball_pick p;
-        memset(&p, 0, sizeof p);
-        p.job = job;
-        st = smfw_aws_s3_list_objects(c, bucket, key, pick_tarball, &p, err);
-        if (st != SMFW_OK) return st;
-        if (!p.key[0])
-            return smfw_error_set(err, SMFW_ERR_NOT_FOUND, "no output.tar.gz under s3://%s/%s",
-                                  bucket, key);
-        if (p.count > 1 && !p.matches_job)
-            SMFW_LOG_WARN("results",
-                          "%d bundles under s3://%s/%s and none names the job; using the newest, "
-                          "%s",
-                          p.count, bucket, key, p.key);
-        snprintf(key, sizeof key, "%s", p.key);
-    }
+    if (kl > 7 && strcmp(key + kl - 7, ".tar.gz") == 0) return SMFW_OK;
+    tarball_pick p;
+    memset(&p, 0, sizeof p);
+    p.job = job;
+    st = smfw_aws_s3_list_objects(c, bucket, key, pick_tarball, &p, err);
+    if (st != SMFW_OK) return st;
+    if (!p.key[0])
+        return smfw_error_set(err, SMFW_ERR_NOT_FOUND, "no output.tar.gz under s3://%s/%s", bucket,
+                              key);
+    if (p.count > 1 && !p.matches_job)
+        SMFW_LOG_WARN("results",
+                      "%d bundles under s3://%s/%s and none names the job; using the newest, %s",
+                      p.count, bucket, key, p.key);
+    snprintf(key, ksize, "%s", p.key);
+    return SMFW_OK;
+}
+
+/* Download s3://bucket/key into dir/output.tar.gz and extract it into dir/bundle. */
+static smfw_status fetch_bundle(smfw_aws_client *c, const char *bucket, const char *key,
+                                const char *dir, smfw_error *err) {
     char tarball[4200], extract[4200];
     snprintf(tarball, sizeof tarball, "%s/output.tar.gz", dir);
     snprintf(extract, sizeof extract, "%s/bundle", dir);
     SMFW_LOG_INFO("results", "downloading s3://%s/%s", bucket, key);
-    st = smfw_aws_s3_get_object_file(c, bucket, key, tarball, err);
+    smfw_status st = smfw_aws_s3_get_object_file(c, bucket, key, tarball, err);
     if (st != SMFW_OK) return st;
     smfw_archive_stats as;
     st = smfw_archive_extract_file(tarball, extract, NULL, &as, err);
@@ -412,14 +429,30 @@ static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, c
             snprintf(job, sizeof job, "%s", o->job);
         else
             st = newest_job(c, job, sizeof job, err);
+        /* The name becomes a folder: only SageMaker's own shape is accepted. */
+        if (st == SMFW_OK && !smfw_aws_entity_name_valid(job)) {
+            char shown[300];
+            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                "%s \"%s\" is not a SageMaker AIBenchmarkJobName "
+                                "([a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}); refused",
+                                o->job ? "--job" : "the newest job's AIBenchmarkJobName",
+                                smfw_term_escape(job, shown, sizeof shown));
+            job[0] = '\0';
+        }
         if (st == SMFW_OK) st = describe_job(c, job, &desc, err);
         if (st == SMFW_OK) {
             const char *status = json_string_value(json_object_get(desc, "AIBenchmarkJobStatus"));
             const char *loc = json_string_value(
                 json_object_get(json_object_get(desc, "OutputConfig"), "S3OutputLocation"));
-            fprintf(stdout, "Job %s: %s\n", job, status ? status : "(unknown status)");
+            char shown[1024];
+            fprintf(stdout, "Job %s: %s\n", job,
+                    status ? smfw_term_escape(status, shown, sizeof shown) : "(unknown status)");
             const char *reason = json_string_value(json_object_get(desc, "FailureReason"));
-            if (reason) fprintf(stdout, "  FailureReason: %s\n", reason);
+            if (reason) {
+                fputs("  FailureReason: ", stdout);
+                smfw_term_write(stdout, reason, 0);
+                fputc('\n', stdout);
+            }
             if (status && (strcmp(status, "InProgress") == 0 || strcmp(status, "Stopping") == 0))
                 st = smfw_error_set(err, SMFW_ERR_AWS,
                                     "job %s is still %s; come back with `smfw results --job %s` "
@@ -432,31 +465,71 @@ static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, c
                 snprintf(uri, sizeof uri, "%s", loc);
         }
     }
+    char bucket[256] = "", key[1025] = "";
+    if (st == SMFW_OK)
+        st = resolve_bundle(c, uri, job, bucket, sizeof bucket, key, sizeof key, err);
     if (st == SMFW_OK) {
+        /* The cache key is the object's full identity: a different bundle of the same name
+         * (another upload, account or region) is downloaded, never shown in its place. */
+        smfw_aws_s3_object head;
+        memset(&head, 0, sizeof head);
+        smfw_error herr;
+        int have_etag =
+            smfw_aws_s3_head_object(c, bucket, key, &head, &herr) == SMFW_OK && head.etag[0];
+        const char *region = "";
+        smfw_error rerr;
+        if (smfw_aws_client_region(c, &region, &rerr) != SMFW_OK) region = "";
+        const char *arn =
+            desc ? json_string_value(json_object_get(desc, "AIBenchmarkJobArn")) : NULL;
+        char identity[2600];
+        snprintf(identity, sizeof identity, "s3://%s/%s etag=%s region=%s job=%s arn=%s", bucket,
+                 key, head.etag, region, job, arn ? arn : "");
+        char digest[65];
+        smfw_sha256_hex(identity, strlen(identity), digest);
         const smfw_settings *prog = smfw_config_section(cfg, "smfw");
         const char *exact = smfw_settings_get(prog, "output");
         const char *base = smfw_settings_get(prog, "results_dir");
         char name[300];
         if (job[0])
-            snprintf(name, sizeof name, "%s", job);
+            snprintf(name, sizeof name, "%s-%.12s", job, digest);
         else {
             const char *b = strrchr(uri, '/');
-            snprintf(name, sizeof name, "s3-%s", b && b[1] ? b + 1 : "bundle");
+            snprintf(name, sizeof name, "s3-%s-%.12s", b && b[1] ? b + 1 : "bundle", digest);
             for (char *p = name; *p; p++)
-                if (*p == '.' || *p == ' ') *p = '-';
+                if (*p == '.') *p = '-';
+            smfw_path_component_sanitize(name);
         }
-        /* A bundle fetched before is reused. */
+        /* A bundle fetched before is reused only when it is the same object. */
         char prev[4200];
-        snprintf(prev, sizeof prev, "%s/%s/bundle", exact && *exact ? exact : (base ? base : "."),
+        snprintf(prev, sizeof prev, "%s/%s",
+                 exact && *exact ? exact : (base ? base : "./smfw-results"),
                  exact && *exact ? "." : name);
-        if (has_runs(prev)) {
-            char *d = strdup(prev);
-            d[strlen(d) - strlen("/bundle")] = '\0';
-            *local = d;
-            SMFW_LOG_INFO("results", "using the bundle downloaded before in %s", d);
+        char prev_bundle[4300];
+        snprintf(prev_bundle, sizeof prev_bundle, "%s/bundle", prev);
+        if (have_etag && smfw_bundle_source_matches(prev, identity) && has_runs(prev_bundle)) {
+            *local = strdup(prev);
+            SMFW_LOG_INFO("results",
+                          "using the bundle downloaded before in %s (same object, ETag %s)", prev,
+                          head.etag);
         } else {
+            struct stat pre;
+            int existed = exact && *exact && lstat(exact, &pre) == 0;
+            const char *parent = base && *base ? base : "./smfw-results";
+            int parent_existed = lstat(parent, &pre) == 0;
             st = smfw_output_dir_create(base, name, exact, local, err);
-            if (st == SMFW_OK) st = fetch_bundle(c, uri, job, *local, err);
+            if (st == SMFW_OK) {
+                st = fetch_bundle(c, bucket, key, *local, err);
+                if (st == SMFW_OK) st = smfw_bundle_source_write(*local, identity, err);
+                if (st != SMFW_OK) {
+                    /* A failed fetch leaves nothing: no folder, no partial tarball. */
+                    smfw_error ignored;
+                    smfw_remove_tree(*local, &ignored);
+                    if (existed) mkdir(*local, 0755);
+                    if (!parent_existed) rmdir(parent); /* only when empty */
+                    free(*local);
+                    *local = NULL;
+                }
+            }
         }
     }
     if (st != SMFW_OK && desc) {
@@ -467,8 +540,10 @@ static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, c
                            i, l) {
             const char *g = json_string_value(json_object_get(l, "LogGroupArn"));
             const char *s = json_string_value(json_object_get(l, "LogStreamName"));
-            fprintf(stdout, "  CloudWatch logs: %s%s%s\n", g ? g : "(group unknown)",
-                    s ? " stream " : "", s ? s : "");
+            char gs[600], ss[600];
+            fprintf(stdout, "  CloudWatch logs: %s%s%s\n",
+                    g ? smfw_term_escape(g, gs, sizeof gs) : "(group unknown)", s ? " stream " : "",
+                    s ? smfw_term_escape(s, ss, sizeof ss) : "");
         }
     }
     snprintf(job_out, job_size, "%s", job);
@@ -540,7 +615,9 @@ static int results_main(int argc, char **argv) {
         return rc;
     }
     if (cli.verbosity >= 0) {
-        fprintf(stdout, "Bundle %s\n", dir);
+        fputs("Bundle ", stdout);
+        smfw_term_write(stdout, dir, 0);
+        fputc('\n', stdout);
         int budget = 300;
         print_tree(dir, 0, &budget);
     }
@@ -563,8 +640,7 @@ static int results_main(int argc, char **argv) {
         const char *b = strrchr(dir, '/');
         char name[300];
         snprintf(name, sizeof name, "report-%s", job[0] ? job : (b && b[1] ? b + 1 : dir));
-        for (char *p = name; *p; p++)
-            if (*p == '/' || *p == ' ') *p = '-';
+        smfw_path_component_sanitize(name);
         if (fetched)
             report_dir = strdup(fetched);
         else
@@ -594,7 +670,7 @@ static int results_main(int argc, char **argv) {
         smfw_results_set_string(&r->info.backend, "managed");
         if (job[0]) smfw_results_set_string(&r->info.job_name, job);
         st = smfw_results_load_dir(r, runs[i].dir, &err);
-        char title[4400];
+        char title[4400]; /* escaped where it is printed: folder names come from the bundle */
         if (runs[i].concurrency)
             snprintf(title, sizeof title, "Results at concurrency %lld (%s)",
                      (long long)runs[i].concurrency, runs[i].dir);
@@ -613,12 +689,13 @@ static int results_main(int argc, char **argv) {
         if (report_dir) {
             char sub[4400];
             if (n_runs > 1) {
+                char leaf[64];
                 if (runs[i].concurrency)
-                    snprintf(sub, sizeof sub, "%s/concurrency_%lld", report_dir,
-                             (long long)runs[i].concurrency);
+                    snprintf(leaf, sizeof leaf, "concurrency_%lld", (long long)runs[i].concurrency);
                 else
-                    snprintf(sub, sizeof sub, "%s/run_%zu", report_dir, i + 1);
-                mkdir(sub, 0755);
+                    snprintf(leaf, sizeof leaf, "run_%zu", i + 1);
+                if (smfw_mkdir_unique(report_dir, leaf, sub, sizeof sub) != 0)
+                    snprintf(sub, sizeof sub, "%s", report_dir); /* reported by the reporters */
             } else
                 snprintf(sub, sizeof sub, "%s", report_dir);
             smfw_error rerr;
@@ -627,8 +704,11 @@ static int results_main(int argc, char **argv) {
             if (rs != SMFW_OK && first_err == SMFW_OK) {
                 first_err = rs;
                 first = rerr;
-            } else if (rs == SMFW_OK)
-                fprintf(stdout, "  reports: %s\n", sub);
+            } else if (rs == SMFW_OK) {
+                fputs("  reports: ", stdout);
+                smfw_term_write(stdout, sub, 0);
+                fputc('\n', stdout);
+            }
         }
         smfw_results_free(r);
     }
@@ -653,7 +733,8 @@ const smfw_command smfw_command_results = {
     "throughput, valid/invalid requests, duration and the validity verdict (one block per\n"
     "level of a concurrency-list run). --local reads a folder offline (an extracted AIPerf\n"
     "bundle or a direct run's output); --job and --s3 download and safely extract the bundle\n"
-    "first (into -o DIR or ./smfw-results/<job>/, reused on the next call). Without a source\n"
+    "first (into -o DIR or ./smfw-results/<job>-<id>/, reused while the object's bucket, key,\n"
+    "ETag and the job's ARN are the same). Without a source\n"
     "the newest benchmark job of the account and region is shown. Exit 3 when a run failed\n"
     "its validity gate.",
     results_main};

@@ -16,6 +16,7 @@
 #include <openssl/rand.h>
 
 #include <smfw/log.h>
+#include <smfw/untrusted.h>
 
 #include "aws/aws_endpoint_data.h"
 #include "aws/aws_endpoint_rules.h"
@@ -695,10 +696,13 @@ smfw_status aws_client_call(smfw_aws_client *c, const aws_call *call, aws_result
         }
         char *tmp_download = NULL;
         if (call->download_path) {
-            if (asprintf(&tmp_download, "%s.part", call->download_path) < 0 ||
-                !(download = fopen(tmp_download, "wb"))) {
-                st = smfw_error_set(err, SMFW_ERR_IO, "cannot write %s.part: %s",
+            /* An unpredictable O_EXCL name: a planted "<file>.part" link is never followed. */
+            int fd = smfw_tmpfile_beside(call->download_path, &tmp_download);
+            if (fd < 0 || !(download = fdopen(fd, "wb"))) {
+                st = smfw_error_set(err, SMFW_ERR_IO, "cannot write beside %s: %s",
                                     call->download_path, strerror(errno));
+                if (fd >= 0) close(fd);
+                if (tmp_download) unlink(tmp_download);
                 if (upload) fclose(upload);
                 free(tmp_download);
                 break;
@@ -763,9 +767,10 @@ smfw_status aws_client_call(smfw_aws_client *c, const aws_call *call, aws_result
         if (download) fclose(download);
         int ok2xx = hst == SMFW_OK && res->http.status >= 200 && res->http.status < 300;
         if (tmp_download) {
-            if (ok2xx && rename(tmp_download, call->download_path) != 0) {
-                hst = smfw_error_set(&net_err, SMFW_ERR_IO, "cannot rename %s: %s", tmp_download,
-                                     strerror(errno));
+            if (ok2xx && smfw_file_publish(tmp_download, call->download_path, 0) != 0) {
+                hst = smfw_error_set(&net_err, SMFW_ERR_IO,
+                                     "cannot write %s: %s (an existing file is never replaced)",
+                                     call->download_path, strerror(errno));
                 ok2xx = 0;
             }
             if (!ok2xx) unlink(tmp_download);

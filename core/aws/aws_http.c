@@ -9,9 +9,11 @@
 
 #include <curl/curl.h>
 
+#include <smfw/bundle_limits.h>
 #include <smfw/log.h>
 
-#define MAX_BODY_IN_MEMORY (64u << 20)
+/* API answers are parsed whole (jansson takes ~20x the text): 8 MiB is far above any real one. */
+#define MAX_BODY_IN_MEMORY (8u << 20)
 #define TRACE_BODY_MAX     4096
 
 struct aws_http {
@@ -97,6 +99,8 @@ typedef struct xfer {
     const aws_http_request *req;
     aws_http_response *resp;
     int write_failed;
+    int64_t downloaded, max_download; /* bytes; 0 = no cap */
+    int over_cap;
 } xfer;
 
 static size_t on_header(char *data, size_t size, size_t n, void *user) {
@@ -113,6 +117,12 @@ static size_t on_body(char *data, size_t size, size_t n, void *user) {
     long status = 0;
     curl_easy_getinfo(x->curl, CURLINFO_RESPONSE_CODE, &status);
     if (x->req->download && status >= 200 && status < 300) {
+        /* Counted as read: Content-Length may be absent or lie. */
+        x->downloaded += (int64_t)len;
+        if (x->max_download && x->downloaded > x->max_download) {
+            x->over_cap = 1;
+            return 0;
+        }
         if (fwrite(data, 1, len, x->req->download) != len) {
             x->write_failed = 1;
             return 0;
@@ -272,7 +282,7 @@ smfw_status aws_http_perform(aws_http *http, const aws_http_request *req, aws_ht
     if (!has_expect) hl = curl_slist_append(hl, "Expect:"); /* no 100-continue round trip */
     if (!has_ua) hl = curl_slist_append(hl, "User-Agent: smfw/" SMFW_VERSION_STRING);
 
-    xfer x = {c, req, resp, 0};
+    xfer x = {c, req, resp, 0, 0, 0, 0};
     char errbuf[CURL_ERROR_SIZE] = "";
     curl_easy_setopt(c, CURLOPT_URL, req->url);
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
@@ -291,7 +301,17 @@ smfw_status aws_http_perform(aws_http *http, const aws_http_request *req, aws_ht
     if (req->no_proxy) curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
     long cto = req->connect_timeout_ms ? req->connect_timeout_ms : http->connect_timeout_ms;
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, cto);
-    if (req->upload || req->download) {
+    const smfw_bundle_limits *lim = smfw_bundle_limits_get();
+    if (req->download) {
+        /* Untrusted objects: a size cap (Content-Length and as read), a low-speed limit
+         * and an overall deadline ([bundle] settings). */
+        x.max_download = lim->max_download_bytes;
+        curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)lim->max_download_bytes);
+        curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, (long)lim->low_speed_bytes);
+        curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, (long)lim->low_speed_seconds);
+        curl_easy_setopt(c, CURLOPT_TIMEOUT_MS,
+                         (long)(req->timeout_ms ? req->timeout_ms : lim->download_timeout_ms));
+    } else if (req->upload) {
         /* Large transfers: no total limit, but fail when stalled for a minute. */
         curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
         curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 60L);
@@ -331,10 +351,25 @@ smfw_status aws_http_perform(aws_http *http, const aws_http_request *req, aws_ht
     aws_buf_reserve(&resp->headers, 0);
     if (x.write_failed)
         return smfw_error_set(err, SMFW_ERR_IO, "cannot write the downloaded body to disk");
+    /* Limits of a download are final: PROTOCOL, so the call is not retried. */
+    if (req->download && (x.over_cap || rc == CURLE_FILESIZE_EXCEEDED))
+        return smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                              "%s %s: the object is larger than the limit of %lld bytes "
+                              "(bundle.max_download_bytes); the partial download was deleted",
+                              req->method, req->url, (long long)lim->max_download_bytes);
+    if (req->download && rc == CURLE_OPERATION_TIMEDOUT && resp->status >= 200 &&
+        resp->status < 300)
+        return smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                              "%s %s: abandoned after %s (%s); the partial download was deleted",
+                              req->method, req->url, resp->curl_error,
+                              "limits bundle.download_timeout, bundle.low_speed_bytes and "
+                              "bundle.low_speed_time");
     if (rc == CURLE_OK) return SMFW_OK;
     if (resp->status > 0 && rc == CURLE_WRITE_ERROR)
-        return smfw_error_set(err, SMFW_ERR_PROTOCOL, "response body from %s is too large",
-                              req->url);
+        return smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                              "response body from %s is larger than the limit of %u bytes for "
+                              "an API answer",
+                              req->url, (unsigned)MAX_BODY_IN_MEMORY);
     smfw_status st = rc == CURLE_OPERATION_TIMEDOUT ? SMFW_ERR_TIMEOUT : SMFW_ERR_NETWORK;
     resp->status = 0;
     return smfw_error_set(err, st, "%s %s failed: %s", req->method, req->url, resp->curl_error);

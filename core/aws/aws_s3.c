@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <smfw/untrusted.h>
+
 #include "aws/aws_internal.h"
 #include "aws/aws_xml.h"
 
@@ -154,7 +156,9 @@ smfw_status smfw_aws_s3_list_objects(smfw_aws_client *c, const char *bucket, con
     aws_buf_init(&path);
     smfw_status st = s3_address(c, bucket, NULL, base, sizeof(base), &path, err);
     char *token = NULL;
-    int stop = 0, pages = 0;
+    int stop = 0;
+    smfw_pager pager;
+    smfw_pager_init(&pager);
     while (st == SMFW_OK && !stop) {
         aws_buf q;
         aws_buf_init(&q);
@@ -169,10 +173,10 @@ smfw_status smfw_aws_s3_list_objects(smfw_aws_client *c, const char *bucket, con
         st = aws_client_call(c, &call, &res, err);
         aws_buf_free(&q);
         aws_xml_node *root = NULL;
+        size_t page_bytes = res.http.body.len;
         if (st == SMFW_OK) st = aws_xml_parse(res.http.body.data, res.http.body.len, &root, err);
         aws_result_free(&res);
         if (st != SMFW_OK) break;
-        pages++;
         for (const aws_xml_node *o = aws_xml_child(root, "Contents"); o && !stop;
              o = aws_xml_next_named(o)) {
             smfw_aws_s3_object obj;
@@ -189,19 +193,26 @@ smfw_status smfw_aws_s3_list_objects(smfw_aws_client *c, const char *bucket, con
         const char *next = aws_xml_path(root, "NextContinuationToken");
         free(token);
         token = NULL;
-        if (trunc && strcmp(trunc, "true") == 0) {
-            if (!next || !*next || pages > 100000)
-                st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
-                                    "S3 ListObjectsV2 said IsTruncated without a "
-                                    "NextContinuationToken");
-            else
-                token = strdup(next);
-        } else {
+        int truncated = trunc && strcmp(trunc, "true") == 0;
+        int verdict =
+            stop ? SMFW_PAGER_DONE : smfw_pager_page(&pager, page_bytes, truncated ? next : NULL);
+        if (verdict < 0)
+            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                "S3 ListObjectsV2 of s3://%s/%s stopped after %lld pages: %s",
+                                bucket, prefix ? prefix : "", (long long)pager.pages,
+                                smfw_pager_why(verdict));
+        else if (truncated && (!next || !*next))
+            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                "S3 ListObjectsV2 said IsTruncated without a "
+                                "NextContinuationToken");
+        else if (truncated && !stop)
+            token = strdup(next);
+        else
             stop = 1;
-        }
         aws_xml_free(root);
     }
     free(token);
+    smfw_pager_free(&pager);
     aws_buf_free(&path);
     return st;
 }

@@ -192,8 +192,10 @@ SMFW_API smfw_status smfw_reporters_run(const smfw_registry *reg, const smfw_con
                                         smfw_error *err);
 
 /**
- * Create a new run folder under base (or use `exact` when given): fails
- * rather than overwrite an existing non-empty folder. *out is malloc'd.
+ * Create a new run folder under base (or use `exact` when given). The run
+ * folder is picked by mkdir() itself (NAME, NAME-2, ...), so concurrent runs
+ * never share one; `exact` must be empty or absent and not a symbolic link.
+ * *out is malloc'd.
  */
 SMFW_API smfw_status smfw_output_dir_create(const char *base, const char *run_name,
                                             const char *exact, char **out, smfw_error *err);

@@ -15,8 +15,10 @@
  *   - control characters in names, paths longer than max_path_bytes or
  *     deeper than max_depth;
  *   - more than max_entries entries or max_total_bytes bytes of content
- *     (counted while decompressing, so a compression bomb is stopped early)
- *     and any single file over max_file_bytes.
+ *     (counted while decompressing, so a compression bomb is stopped early;
+ *     sparse holes count their apparent size and every hard link its
+ *     target's size, as a reader reads them in full) and any single file
+ *     over max_file_bytes.
  * Files are created 0644 (0755 when the entry is executable), folders 0755;
  * owners, ACLs, extended attributes and file flags from the archive are
  * ignored. On a refusal everything the call extracted is removed again, so

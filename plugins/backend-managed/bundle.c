@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <smfw/archive.h>
 #include <smfw/log.h>
@@ -78,5 +79,7 @@ smfw_status managed_bundle_fetch(smfw_aws_client *c, const char *output_uri, con
     if (st == SMFW_OK)
         SMFW_LOG_INFO("managed", "extracted %llu files (%llu bytes) into %s",
                       (unsigned long long)as.files, (unsigned long long)as.bytes, bundle_dir);
+    else
+        unlink(tarball); /* a refused bundle leaves nothing (the extractor cleaned its part) */
     return st;
 }

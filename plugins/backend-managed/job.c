@@ -12,6 +12,7 @@
 
 #include <smfw/app.h>
 #include <smfw/log.h>
+#include <smfw/untrusted.h>
 
 #include "managed.h"
 
@@ -129,7 +130,9 @@ smfw_status managed_job_wait(smfw_aws_client *c, const char *job, smfw_run_conte
         double elapsed = (double)(smfw_now_mono_ns() - t0) / 1e9;
         if (run->progress) {
             char line[256];
-            snprintf(line, sizeof line, "job %s: %s, %.0f s", job, status ? status : "?", elapsed);
+            char shown[128];
+            snprintf(line, sizeof line, "job %s: %s, %.0f s", job,
+                     status ? smfw_term_escape(status, shown, sizeof shown) : "?", elapsed);
             smfw_progress pr;
             memset(&pr, 0, sizeof pr);
             pr.size = sizeof pr;

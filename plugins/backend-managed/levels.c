@@ -21,6 +21,8 @@
 #include <smfw/archive.h>
 #include <smfw/log.h>
 
+#include <smfw/untrusted.h>
+
 #include "managed.h"
 
 void managed_identity_apply(const managed_identity *id, int64_t concurrency, smfw_results *r) {
@@ -156,13 +158,12 @@ smfw_status managed_levels_report(const smfw_bundle_run *runs, size_t n, const s
     int64_t best = -1;
     if (!quiet) fprintf(stdout, "\nManaged benchmark job %s: %zu concurrency levels\n", id->job, n);
     for (size_t i = 0; i < n; i++) {
-        char sub[4300];
+        char sub[4300], leaf[64];
         if (runs[i].concurrency)
-            snprintf(sub, sizeof sub, "%s/concurrency_%lld", out_dir,
-                     (long long)runs[i].concurrency);
+            snprintf(leaf, sizeof leaf, "concurrency_%lld", (long long)runs[i].concurrency);
         else
-            snprintf(sub, sizeof sub, "%s/run_%zu", out_dir, i + 1);
-        if (mkdir(sub, 0755) != 0 && errno != EEXIST) {
+            snprintf(leaf, sizeof leaf, "run_%zu", i + 1);
+        if (smfw_mkdir_unique(out_dir, leaf, sub, sizeof sub) != 0) {
             smfw_error_set(err, SMFW_ERR_IO, "cannot create %s: %s", sub, strerror(errno));
             first = SMFW_ERR_IO;
             break;

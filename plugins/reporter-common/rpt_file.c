@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <smfw/untrusted.h>
+
 smfw_status rpt_nomem(const char *dir, const char *name, smfw_error *err) {
     return smfw_error_set(err, SMFW_ERR_NOMEM, "cannot write %s/%s: out of memory", dir, name);
 }
@@ -29,12 +31,17 @@ smfw_status rpt_write_file(const char *dir, const char *name, const char *data, 
         return rpt_nomem(dir, name, err);
     }
     snprintf(path, plen, "%s/%s", dir, name);
-    snprintf(tmp, plen, "%s/.%s.%ld.tmp", dir, name, (long)getpid());
+    free(tmp);
+    tmp = NULL;
 
     smfw_status st = SMFW_OK;
-    FILE *f = fopen(tmp, "wb");
+    /* mkstemp, not a predictable ".NAME.PID.tmp": a planted link is never followed. */
+    int fd = smfw_tmpfile_beside(path, &tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!f) {
         st = smfw_error_set(err, SMFW_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        if (fd >= 0) close(fd);
+        if (tmp) unlink(tmp);
         goto out;
     }
     if (len && fwrite(data, 1, len, f) != len) {
@@ -51,7 +58,8 @@ smfw_status rpt_write_file(const char *dir, const char *name, const char *data, 
         st = smfw_error_set(err, SMFW_ERR_IO, "cannot write %s: %s", path, strerror(e));
         goto out;
     }
-    if (rename(tmp, path) != 0) {
+    /* rename() replaces a planted link itself, never what it points to. */
+    if (smfw_file_publish(tmp, path, 1) != 0) {
         int e = errno;
         unlink(tmp);
         st = smfw_error_set(err, SMFW_ERR_IO, "cannot write %s: %s", path, strerror(e));

@@ -39,20 +39,57 @@ static void markdown_table_init(markdown_table *t, size_t ncols, const char *ali
     for (size_t i = 0; i < ncols; i++) t->right[i] = align[i] == 'r';
 }
 
-/* Text made safe for a cell: no pipes or newlines. */
-static void markdown_cell_text(char *dst, const char *src) {
+/*
+ * Text made safe for a cell or a line: the run's strings come from bundles
+ * and services, and a Markdown viewer renders HTML, so <, > and & become
+ * entities (no meta refresh, forms or links), [ ] are escaped (no Markdown
+ * links), pipes cannot break the table and controls become spaces.
+ */
+static void markdown_safe_text(char *dst, size_t size, const char *src) {
     size_t o = 0;
-    for (const char *p = src ? src : ""; *p && o < MARKDOWN_CELL - 3; p++) {
-        if (*p == '|') {
-            dst[o++] = '\\';
-            dst[o++] = '|';
-        } else if (*p == '\n' || *p == '\r' || *p == '\t') {
+    for (const char *p = src ? src : ""; *p && o + 7 < size; p++) {
+        const char *rep = NULL;
+        unsigned char c = (unsigned char)*p;
+        switch (c) {
+        case '|':
+            rep = "\\|";
+            break;
+        case '[':
+            rep = "\\[";
+            break;
+        case ']':
+            rep = "\\]";
+            break;
+        case '&':
+            rep = "&amp;";
+            break;
+        case '<':
+            rep = "&lt;";
+            break;
+        case '>':
+            rep = "&gt;";
+            break;
+        default:
+            break;
+        }
+        if (rep) {
+            size_t n = strlen(rep);
+            memcpy(dst + o, rep, n);
+            o += n;
+        } else if (c < 0x20 || c == 0x7f) {
             dst[o++] = ' ';
+        } else if (c == 0xc2 && (unsigned char)p[1] >= 0x80 && (unsigned char)p[1] <= 0x9f) {
+            dst[o++] = ' '; /* a C1 control as UTF-8 */
+            p++;
         } else {
             dst[o++] = *p;
         }
     }
     dst[o] = '\0';
+}
+
+static void markdown_cell_text(char *dst, const char *src) {
+    markdown_safe_text(dst, MARKDOWN_CELL, src);
 }
 
 static void markdown_table_row(markdown_table *t, const char *const *cols) {
@@ -178,6 +215,9 @@ static void markdown_files(const markdown_reporter *self, const char *dir, rpt_b
         snprintf(path, sizeof path, "%s/%s", dir ? dir : ".", names[i]);
         int is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
         const char *what = rpt_file_description(names[i]);
+        /* A code span shows HTML literally; only a backtick could end it. */
+        for (char *q = names[i]; *q; q++)
+            if (*q == '`' || (unsigned char)*q < 0x20 || *q == 0x7f) *q = '?';
         rpt_buf_printf(b, "- `%s%s`%s%s\n", names[i], is_dir ? "/" : "", what ? ": " : "",
                        what ? what : "");
         free(names[i]);
@@ -189,7 +229,9 @@ static smfw_status markdown_reporter_render(const markdown_reporter *self, const
                                             const char *dir, rpt_buf *b, smfw_error *err) {
     char title[256];
     rpt_run_title(r, title, sizeof title);
-    rpt_buf_printf(b, "# smfw benchmark: %s\n\n", title);
+    char safe[MARKDOWN_CELL * 2];
+    markdown_safe_text(safe, sizeof safe, title);
+    rpt_buf_printf(b, "# smfw benchmark: %s\n\n", safe);
 
     rpt_kv header[RPT_HEADER_MAX];
     size_t nh = rpt_run_header(r, header);
@@ -200,8 +242,9 @@ static smfw_status markdown_reporter_render(const markdown_reporter *self, const
         markdown_table_row(&t, (const char *const[]){header[i].key, header[i].value});
     markdown_table_print(&t, b);
 
-    char verdict[1024];
-    int ok = rpt_verdict(r, verdict, sizeof verdict);
+    char raw_verdict[1024], verdict[2048];
+    int ok = rpt_verdict(r, raw_verdict, sizeof raw_verdict);
+    markdown_safe_text(verdict, sizeof verdict, raw_verdict); /* it quotes failure_reason.txt */
     /* "VALID: error rate ..." -> "**VALID**: error rate ..." */
     size_t word = strcspn(verdict, ":");
     rpt_buf_printf(b, "\n## Verdict\n\n%s **%.*s**%s\n", ok ? "✅" : "❌", (int)word, verdict,

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <smfw/results.h>
 
@@ -485,6 +486,34 @@ START_TEST(write_errors_name_the_file) {
 }
 END_TEST
 
+/* Issue 21, item 4: a link planted as the old ".NAME.PID.tmp" or as NAME is never followed. */
+START_TEST(planted_links_are_not_followed) {
+    char *dir = smfw_test_tmpdir();
+    char victim[4096], planted[4096], target[4096];
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    ck_assert_int_eq(smfw_test_write_file(victim, "precious"), 0);
+    snprintf(planted, sizeof planted, "%s/.report.txt.%ld.tmp", dir, (long)getpid());
+    ck_assert_int_eq(symlink(victim, planted), 0);
+    snprintf(target, sizeof target, "%s/report.txt", dir);
+    ck_assert_int_eq(symlink(victim, target), 0);
+    smfw_error err;
+    smfw_error_clear(&err);
+    ck_assert_int_eq(rpt_write_file(dir, "report.txt", "new", 3, &err), SMFW_OK);
+    char buf[64] = "";
+    FILE *f = fopen(victim, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    ck_assert_str_eq(buf, "precious");
+    struct stat st;
+    ck_assert_int_eq(lstat(target, &st), 0);
+    ck_assert(S_ISREG(st.st_mode)); /* the link itself was replaced by the report */
+    smfw_test_rmtree(dir);
+    free(dir);
+}
+END_TEST
+
 static Suite *reporter_json_suite(void) {
     Suite *s = suite_create("reporter_json");
     TCase *tc = tcase_create("json");
@@ -494,6 +523,7 @@ static Suite *reporter_json_suite(void) {
     tcase_add_loop_test(tc, fixture_round_trip, 0, (int)N_FIXTURES);
     tcase_add_test(tc, direct_run_matches_aiperf);
     tcase_add_test(tc, write_errors_name_the_file);
+    tcase_add_test(tc, planted_links_are_not_followed);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -100,7 +100,19 @@ START_TEST(clean_run_is_valid) {
     r->info.gate_tripped = 1;
     smfw_results_set_string(&r->info.failure_reason, "too many | invalid\nrequests");
     md = render(r, "/nonexistent");
-    ck_assert(strstr(md, "**INVALID**: too many | invalid\nrequests") != NULL);
+    ck_assert(strstr(md, "**INVALID**: too many \\| invalid requests") != NULL);
+    free(md);
+    /* A hostile reason (issue 21, item 7): no HTML, no Markdown link, no control. */
+    smfw_results_set_string(&r->info.failure_reason,
+                            "<meta http-equiv=\"refresh\" content=\"0;url=http://evil\"> "
+                            "<form action=x> [all good](http://evil) \x1b[2J\xc2\x9b");
+    md = render(r, "/nonexistent");
+    ck_assert(strstr(md, "<meta") == NULL);
+    ck_assert(strstr(md, "<form") == NULL);
+    ck_assert(strstr(md, "[all good](") == NULL);
+    ck_assert(strstr(md, "\x1b") == NULL);
+    ck_assert(strstr(md, "\xc2\x9b") == NULL);
+    ck_assert(strstr(md, "&lt;meta http-equiv") != NULL);
     free(md);
     smfw_results_free(r);
 }
