@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <smfw/bundle_read.h>
+#include <smfw/sigv4.h>
 #include <smfw/untrusted.h>
 
 #define SOURCE_FILE "source.json"
@@ -36,6 +37,13 @@ smfw_status smfw_bundle_source_write(const char *dir, const char *identity, smfw
     free(text);
     return ok ? SMFW_OK
               : smfw_error_set(err, SMFW_ERR_IO, "cannot write %s: %s", path, strerror(e));
+}
+
+void smfw_bundle_source_digest(const char *identity, char out[13]) {
+    char hex[65];
+    smfw_sha256_hex(identity, strlen(identity), hex);
+    memcpy(out, hex, 12);
+    out[12] = '\0';
 }
 
 int smfw_bundle_source_matches(const char *dir, const char *identity) {

@@ -23,7 +23,6 @@
 #include <smfw/aws.h>
 #include <smfw/bundle_read.h>
 #include <smfw/log.h>
-#include <smfw/sigv4.h>
 #include <smfw/untrusted.h>
 
 #include "commands.h"
@@ -484,8 +483,8 @@ static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, c
         char identity[2600];
         snprintf(identity, sizeof identity, "s3://%s/%s etag=%s region=%s job=%s arn=%s", bucket,
                  key, head.etag, region, job, arn ? arn : "");
-        char digest[65];
-        smfw_sha256_hex(identity, strlen(identity), digest);
+        char digest[13];
+        smfw_bundle_source_digest(identity, digest);
         const smfw_settings *prog = smfw_config_section(cfg, "smfw");
         const char *exact = smfw_settings_get(prog, "output");
         const char *base = smfw_settings_get(prog, "results_dir");

@@ -31,6 +31,10 @@ SMFW_API int smfw_bundle_getline(FILE *fp, smfw_buf *line, int64_t max_bytes);
 SMFW_API smfw_status smfw_bundle_source_write(const char *dir, const char *identity,
                                               smfw_error *err);
 
+/** The first 12 hex digits of the identity's SHA-256 (NUL-terminated): the part of a cache
+ *  folder's name that changes with the bundle's identity. */
+SMFW_API void smfw_bundle_source_digest(const char *identity, char out[13]);
+
 /** 1 when dir/source.json records exactly this identity. */
 SMFW_API int smfw_bundle_source_matches(const char *dir, const char *identity);
 

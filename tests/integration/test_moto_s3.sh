@@ -156,6 +156,7 @@ got = sorted(l.split("\t")[0] for l in open(sys.argv[1], encoding="utf-8").read(
 assert got == sorted("boto/" + k for k in sys.argv[2:]), got
 PY
     for k in "${KEYS[@]}"; do
+        rm -f got.txt # downloads never replace a file
         "$AWS_CALL" get smfw-keys "boto/$k" got.txt || fail "get $k at $url"
         [ "$(cat got.txt)" = "boto $k" ] || fail "boto/$k read back as $(cat got.txt)"
         "$AWS_CALL" head smfw-keys "boto/$k" | grep -qx "size $(wc -c <got.txt)" ||
