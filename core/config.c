@@ -14,6 +14,8 @@
 #include <smfw/config.h>
 #include <smfw/log.h>
 
+#include "settings_check.h"
+
 typedef struct config_value {
     char *value; /* effective text, NULL = unset */
     smfw_setting_source source;
@@ -381,10 +383,19 @@ smfw_status smfw_config_set(smfw_config *cfg, const char *section, const char *k
                               "keys of each section)",
                               where, key, section);
     const smfw_setting_decl *d = &s->decls[i];
+    if (!value) value = "";
+    /* "key =" with nothing after it (the template's empty defaults) leaves the default. */
+    if (!*value && d->type != SMFW_SETTING_STRING && d->type != SMFW_SETTING_LIST &&
+        d->type != SMFW_SETTING_SECRET && d->type != SMFW_SETTING_PATH)
+        return SMFW_OK;
     if (!value_valid(d->type, value))
         return smfw_error_set(err, SMFW_ERR_CONFIG, "%s[%s] %s: \"%s\" is not %s", where, section,
                               key, d->type == SMFW_SETTING_SECRET ? "****" : value,
                               type_name(d->type));
+    settings_note_secrets(section, key, value);
+    char why[768];
+    if (settings_check_value(section, key, value, why, sizeof why) != 0)
+        return smfw_error_set(err, SMFW_ERR_CONFIG, "%s[%s] %s: %s", where, section, key, why);
     config_value *cv = &s->values[i];
     if (cv->source > source) return SMFW_OK; /* a higher-precedence value is already set */
     char *nv;

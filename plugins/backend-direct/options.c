@@ -222,8 +222,10 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
     for (size_t i = 0; i < o->n_headers; i++) {
         const char *c = strchr(o->headers[i], ':');
         if (!c || c == o->headers[i])
-            return smfw_error_set(err, SMFW_ERR_CONFIG, "header \"%s\" is not \"Name: value\"",
-                                  o->headers[i]);
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "header %zu is not \"Name: value\" (its text is not shown: it "
+                                  "may hold a secret)",
+                                  i + 1);
     }
 
     /* Load shape. */
