@@ -64,7 +64,7 @@ void smfw_cli_print_help(const smfw_command *cmd, const smfw_config *cfg,
         fputc('\n', out);
     }
     fprintf(out, "Common options:\n"
-                 "  -c, --config FILE                    config file (default ./smfw.conf, then "
+                 "  -C, --config FILE                    config file (default ./smfw.conf, then "
                  "$XDG_CONFIG_HOME/smfw/smfw.conf)\n"
                  "      --plugin-path DIR                search DIR for plugins first "
                  "(repeatable; also SMFW_PLUGIN_PATH)\n"
@@ -118,7 +118,7 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) break;
-        if ((strcmp(a, "-c") == 0 || strcmp(a, "--config") == 0) && i + 1 < argc)
+        if ((strcmp(a, "-C") == 0 || strcmp(a, "--config") == 0) && i + 1 < argc)
             config_file = argv[++i];
         else if (strncmp(a, "--config=", 9) == 0)
             config_file = a + 9;
@@ -202,7 +202,7 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
     struct option *opts = calloc(cap + 1, sizeof *opts);
     opt_map *map = calloc(cap + 1, sizeof *map);
     char **owned = calloc(cap + 1, sizeof *owned);
-    char shortopts[256] = "+c:hvq";
+    char shortopts[256] = "+C:hvq"; /* -c is --concurrency (wrk, ab, hey, oha) */
     if (!opts || !map || !owned) {
         free(opts);
         free(map);
@@ -296,7 +296,7 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
             extra_idx = map[c - 1000].extra;
         } else {
 
-            if (c == 'c' || c == 'v' || c == 'q' || c == 'h') continue;
+            if (c == 'C' || c == 'v' || c == 'q' || c == 'h') continue;
             for (size_t i = 0; i < n_extra; i++)
                 if (extra[i].short_name == c) {
                     flag = extra[i].name;
