@@ -201,10 +201,8 @@ int settings_check_value(const char *section, const char *key, const char *v, ch
         }
         return 0;
     }
-    static const char *const arrivals[] = {"poisson", "constant", NULL};
     static const char *const types[] = {"chat", "completions", "embeddings",
                                         "tgi",  "template",    NULL};
-    if (strcmp(key, "arrival") == 0) return choice(v, arrivals, why, n);
     if (strcmp(key, "endpoint_type") == 0) return choice(v, types, why, n);
     if (strcmp(key, "url") == 0 && *v) return url_check(v, why, n);
     if (strcmp(key, "header") == 0) {

@@ -534,6 +534,8 @@ static int results_main(int argc, char **argv) {
     smfw_status st = smfw_bundle_find_runs(dir, &runs, &n_runs, &err);
     if (st != SMFW_OK) {
         rc = smfw_cli_fail(&err);
+        /* A folder the user named is input, as for compare and merge: a usage error. */
+        if (o.local && st != SMFW_ERR_NOMEM) rc = 1;
         free(fetched);
         free(o.report_list);
         smfw_cli_cleanup(&cli);

@@ -9,7 +9,7 @@
 
 extern const smfw_command smfw_command_run;
 
-static void print_summary(const smfw_results *r, const char *dir) {
+static void print_summary(const smfw_results *r, const char *dir, smfw_status st) {
     const smfw_stats *s = r->stats;
     if (!s[SMFW_M_REQUEST_COUNT].present && !s[SMFW_M_ERROR_REQUEST_COUNT].present) return;
     fprintf(stdout, "\n%s\n", r->info.target ? r->info.target : "benchmark results");
@@ -38,7 +38,10 @@ static void print_summary(const smfw_results *r, const char *dir) {
         snprintf(label, sizeof label, "%s (%s)", mi->header, mi->display_unit);
         fprintf(stdout, "  %-52s %10.2f\n", label, x->avg);
     }
-    if (r->info.gate_tripped)
+    if (smfw_status_exit_code(st) == 2)
+        fprintf(stdout, "  validity: not judged - the run was stopped before it measured "
+                        "anything (see the error above)\n");
+    else if (r->info.gate_tripped)
         fprintf(stdout, "  validity: FAILED - %s\n",
                 r->info.failure_reason ? r->info.failure_reason : "error rate above the gate");
     else
@@ -101,7 +104,7 @@ static int run_main(int argc, char **argv) {
     smfw_error_clear(&err);
     smfw_status st = smfw_run_execute(cli.reg, cli.cfg, &opts, &results, &dir, &err);
     smfw_cli_progress_end();
-    if (results && cli.verbosity >= 0) print_summary(results, dir);
+    if (results && cli.verbosity >= 0) print_summary(results, dir, st);
     if (args.cloudwatch && results && dir && st != SMFW_ERR_CANCELLED) {
         int64_t start = results->info.start_wall_ns, end = results->info.end_wall_ns;
         if (results->stats[SMFW_M_MIN_REQUEST_TIMESTAMP].present && !start)

@@ -31,6 +31,7 @@
 #include "options.h"
 #include "outputs.h"
 #include "payload.h"
+#include "preflight.h"
 #include "selfcheck.h"
 
 #define S SMFW_SETTING_STRING
@@ -82,6 +83,7 @@ static smfw_status direct_create(const smfw_settings *settings, const smfw_confi
     direct_backend *b = calloc(1, sizeof *b);
     if (!b) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     smfw_status st = direct_options_load(settings, config, &b->opt, err);
+    if (st == SMFW_OK) st = direct_preflight(&b->opt, err);
     if (st != SMFW_OK) {
         direct_options_free(&b->opt);
         free(b);
@@ -528,6 +530,10 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         st = run_phase(rs, DIRECT_PHASE_WARMUP, o->warmup_request_count, o->warmup_duration_s, 1e6,
                        err);
         if (st != SMFW_OK) goto out;
+        if (eng->ff.tripped) {
+            st = direct_failfast_error(&eng->ff, "warm-up", err);
+            goto out;
+        }
         eng->prompt_offset = atomic_load(&eng->issued);
     }
     double cpu0 = direct_process_cpu_s();
@@ -582,6 +588,14 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     st = smfw_results_compute(results, o->slos, o->n_slos, err);
     if (st != SMFW_OK && st != SMFW_ERR_VALIDITY) goto out;
     smfw_status gate = results->info.gate_tripped ? SMFW_ERR_VALIDITY : SMFW_OK;
+    smfw_error ff_err;
+    smfw_error_clear(&ff_err);
+    if (eng->ff.tripped) {
+        /* Not a measurement: the gate's verdict would blame the endpoint's error rate. */
+        direct_failfast_error(&eng->ff, "profiling", &ff_err);
+        smfw_results_set_string(&results->info.failure_reason, ff_err.message);
+        gate = SMFW_OK;
+    }
 
     direct_diagnose(results, o, eng->tr.region, rs->skew_s,
                     o->mock ? "smfw-mock" : (eng->tr.aws ? "the AWS provider chain" : NULL),
@@ -599,7 +613,10 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         smfw_error_set(err, SMFW_ERR_VALIDITY, "%s", why ? why : "validity gate tripped");
         free(why);
     }
-    if (results->info.was_cancelled) {
+    if (eng->ff.tripped) {
+        *err = ff_err;
+        st = ff_err.status;
+    } else if (results->info.was_cancelled) {
         st = smfw_error_set(err, SMFW_ERR_CANCELLED,
                             "interrupted: results of the %lld finished requests were written",
                             (long long)(rs->valid + rs->errors));

@@ -313,6 +313,17 @@ void direct_engine_wake_takers(direct_engine *eng) {
 
 /* ---- requests -------------------------------------------------------------- */
 
+/* Judge the phase's first completions as they finish (failfast.h): a worker that waited
+ * for the recorder would send dozens more to an endpoint that is gone. */
+static void failfast_note(direct_engine *eng, const direct_completion *c) {
+    if (atomic_load(&eng->ff_done)) return;
+    pthread_mutex_lock(&eng->ff_lock);
+    if (direct_failfast_add(&eng->ff, &c->rec, c->is_error))
+        atomic_store(&eng->stop_issuing, 1); /* what finished is kept */
+    if (eng->ff.decided || eng->ff.tripped) atomic_store(&eng->ff_done, 1);
+    pthread_mutex_unlock(&eng->ff_lock);
+}
+
 static void finish_slot(direct_worker *w, direct_slot *s, CURLcode rc, int cancelled) {
     direct_engine *eng = w->eng;
     int64_t now = direct_mono_ns();
@@ -329,6 +340,7 @@ static void finish_slot(direct_worker *w, direct_slot *s, CURLcode rc, int cance
     if (direct_record_build(eng, s, rc, &c) == SMFW_OK) {
         c.warmup = eng->phase == DIRECT_PHASE_WARMUP;
         if (c.is_error) atomic_fetch_add(&eng->errors, 1);
+        if (!cancelled) failfast_note(eng, &c);
         push_completion(w, &c);
     }
     s->busy = 0;
@@ -377,6 +389,7 @@ static int start_request(direct_worker *w, direct_slot *s, int64_t index, int64_
         if (direct_record_build(eng, s, CURLE_OK, &c) == SMFW_OK) {
             c.warmup = eng->phase == DIRECT_PHASE_WARMUP;
             atomic_fetch_add(&eng->errors, 1);
+            failfast_note(eng, &c);
             push_completion(w, &c);
         }
         s->busy = 0;
@@ -452,7 +465,9 @@ static int start_pending(direct_worker *w, int *exhausted) {
             *exhausted = 1;
             break;
         }
-        start_request(w, s, idx, pending_pop(w));
+        /* A request that could not even be sent (no credentials) frees its slot at once:
+         * queue the slot's next one, or a closed loop stops refilling and never ends. */
+        if (start_request(w, s, idx, pending_pop(w)) != 0) pending_push(w, direct_mono_ns());
         started++;
     }
     return started;
@@ -591,7 +606,8 @@ static void *worker_main(void *arg) {
             w->next_arrival = DIRECT_NO_DEADLINE;
         }
         process_done(w, closed, exhausted);
-        if (!w->stop_local)
+        /* stop_issuing again: a completion just judged may have stopped the run. */
+        if (!w->stop_local && !atomic_load(&eng->stop_issuing))
             started += closed ? start_pending(w, &exhausted) : start_due(w, now, &exhausted);
         if (started) socket_action(w, CURL_SOCKET_TIMEOUT, 0);
         if (w->n_busy == 0 && w->pend_len == 0 && (w->stop_local || exhausted)) break;
@@ -660,6 +676,7 @@ smfw_status direct_engine_init(direct_engine *eng, const direct_options *o,
     eng->parse.keep_text = 1;
     pthread_mutex_init(&eng->qlock, NULL);
     pthread_cond_init(&eng->qcond, NULL);
+    pthread_mutex_init(&eng->ff_lock, NULL);
     if (n_payloads == 0) return smfw_error_set(err, SMFW_ERR_CONFIG, "no prompts to send");
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
         return smfw_error_set(err, SMFW_ERR_INTERNAL, "libcurl could not be initialised");
@@ -756,6 +773,8 @@ smfw_status direct_engine_start_phase(direct_engine *eng, direct_phase phase, in
     atomic_store(&eng->issued, 0);
     atomic_store(&eng->done, 0);
     atomic_store(&eng->errors, 0);
+    direct_failfast_init(&eng->ff, count);
+    atomic_store(&eng->ff_done, 0);
     atomic_store(&eng->workers_running, eng->n_workers);
     for (int i = 0; i < eng->n_workers; i++) {
         direct_worker *w = &eng->workers[i];
@@ -803,6 +822,7 @@ void direct_engine_free(direct_engine *eng) {
     free(eng->queue);
     direct_transport_free(&eng->tr);
     pthread_mutex_destroy(&eng->qlock);
+    pthread_mutex_destroy(&eng->ff_lock);
     pthread_cond_destroy(&eng->qcond);
     memset(eng, 0, sizeof *eng);
 }

@@ -324,6 +324,7 @@ void direct_options_free(direct_options *o) {
     free(o->profile);
     free(o->endpoint_url);
     free(o->ca_bundle);
+    if (o->aws) smfw_aws_client_free(o->aws);
     free(o->url);
     free(o->path);
     free(o->api_key);

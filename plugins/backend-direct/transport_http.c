@@ -139,6 +139,6 @@ void direct_transport_free(direct_transport *tr) {
     free(tr->explicit_akid);
     free(tr->explicit_secret);
     if (tr->signer) smfw_sigv4_signer_free(tr->signer);
-    if (tr->aws) smfw_aws_client_free(tr->aws);
+    if (tr->aws && !tr->aws_borrowed) smfw_aws_client_free(tr->aws);
     memset(tr, 0, sizeof *tr);
 }

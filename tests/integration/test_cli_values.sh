@@ -50,7 +50,6 @@ for cmd in config run; do
     refuse "$smfw" "$cmd" "${extra[@]}" --duration 0 "option --duration"
     refuse "$smfw" "$cmd" "${extra[@]}" --request-timeout 0 "option --request-timeout"
     refuse "$smfw" "$cmd" "${extra[@]}" -c five "option --concurrency"
-    refuse "$smfw" "$cmd" "${extra[@]}" --arrival bursty "option --arrival"
     refuse "$smfw" "$cmd" "${extra[@]}" --request-count 0 "option --request-count"
 done
 grep -q "not one of auto, bar, lines, none" <("$smfw" config --progress weird 2>&1) ||
