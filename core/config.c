@@ -590,6 +590,21 @@ void smfw_config_dump(const smfw_config *cfg, FILE *out, int only_changed) {
             }
             const char *v = cv->value ? cv->value : "";
             if (s->decls[k].type == SMFW_SETTING_SECRET && cv->value) v = "****";
+            char headers[2048];
+            if (strcmp(s->name, "run") == 0 && strcmp(s->decls[k].key, "header") == 0 &&
+                cv->n_items) {
+                /* Header values may be credentials whatever their name: names only. */
+                size_t l = 0;
+                headers[0] = '\0';
+                for (size_t h = 0; h < cv->n_items && l < sizeof headers; h++)
+                    l += (size_t)snprintf(headers + l, sizeof headers - l, "%s%.*s: ****",
+                                          h ? ", " : "", (int)strcspn(cv->items[h], ":"),
+                                          cv->items[h]);
+                v = headers;
+            }
+            char shown_url[2048];
+            if (strcmp(s->name, "run") == 0 && strcmp(s->decls[k].key, "url") == 0 && cv->value)
+                v = smfw_url_redact(shown_url, sizeof shown_url, cv->value);
             char where[1400];
             switch (cv->source) {
             case SMFW_SOURCE_FILE:

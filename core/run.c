@@ -174,8 +174,9 @@ static void default_run_name(const smfw_config *cfg, char *buf, size_t size) {
         if (url) {
             const char *p = strstr(url, "://");
             snprintf(host, sizeof host, "%s", p ? p + 3 : url);
-            char *slash = strchr(host, '/');
-            if (slash) *slash = '\0';
+            host[strcspn(host, "/?#")] = '\0';
+            char *at = strrchr(host, '@'); /* userinfo is a credential, never a name */
+            if (at) memmove(host, at + 1, strlen(at + 1) + 1);
             target = host;
         }
     }

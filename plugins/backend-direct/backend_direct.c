@@ -365,8 +365,8 @@ static void fill_info(smfw_results *r, const direct_options *o, const direct_eng
     smfw_run_info *in = &r->info;
     char target[1024];
     if (o->transport == DIRECT_TRANSPORT_HTTP) {
-        snprintf(target, sizeof target, "OpenAI-compatible server %s", eng->tr.url);
-        smfw_results_set_string(&in->url, eng->tr.url);
+        snprintf(target, sizeof target, "OpenAI-compatible server %s", eng->tr.shown_url);
+        smfw_results_set_string(&in->url, eng->tr.shown_url);
     } else {
         snprintf(target, sizeof target, "SageMaker endpoint %s%s%s in %s%s",
                  o->mock ? "mock (local smfw-mock)" : o->endpoint,
@@ -376,7 +376,7 @@ static void fill_info(smfw_results *r, const direct_options *o, const direct_eng
         smfw_results_set_string(&in->endpoint_name, o->endpoint);
         smfw_results_set_string(&in->inference_component, o->inference_component);
         smfw_results_set_string(&in->region, eng->tr.region);
-        smfw_results_set_string(&in->url, eng->tr.url);
+        smfw_results_set_string(&in->url, eng->tr.shown_url);
     }
     smfw_results_set_string(&in->backend, "direct");
     smfw_results_set_string(&in->target, target);
@@ -414,7 +414,7 @@ static json_t *input_config_json(const direct_options *o, const direct_engine *e
     json_object_set_new(ep, "model_names", models);
     json_object_set_new(ep, "type", json_string(direct_endpoint_type_name(o->endpoint_type)));
     json_object_set_new(ep, "streaming", json_boolean(o->streaming));
-    json_object_set_new(ep, "url", json_string(eng->tr.url));
+    json_object_set_new(ep, "url", json_string(eng->tr.shown_url));
     json_object_set_new(ic, "endpoint", ep);
     if (o->n_extra) {
         json_t *extra = json_array();
@@ -466,7 +466,7 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         return smfw_error_set(err, SMFW_ERR_CONFIG, "the direct backend needs prompts");
     if (run->dry_run) {
         SMFW_LOG_INFO("direct", "dry run: would send %lld requests to %s",
-                      (long long)o->request_count, o->url ? o->url : o->endpoint);
+                      (long long)o->request_count, o->url ? "the --url server" : o->endpoint);
         return SMFW_OK;
     }
     direct_mock mock;

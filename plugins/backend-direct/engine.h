@@ -146,6 +146,7 @@ typedef struct direct_completion {
 typedef struct direct_transport {
     direct_transport_kind kind;
     char *url;         /* full request URL */
+    char *shown_url;   /* url as it may be printed or written (smfw_url_redact) */
     char *host;        /* Host header value as curl sends it */
     char *path;        /* wire path (signed) */
     char *auth_header; /* "Authorization: Bearer ..." or NULL */
