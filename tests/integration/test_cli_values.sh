@@ -70,4 +70,18 @@ expect_rc 0 "$smfw" config --template
 sed -E 's/^# ?([a-z_]+ =)/\1/' out > all.conf
 grep -q '^request_rate =' all.conf || fail "template has no request_rate line to uncomment"
 expect_rc 0 "$smfw" config -C all.conf
+
+# "key = 5 # why" is a comment, as "; why" is; an unclosed [run is reported on its line;
+# a key set twice is refused with both lines (a repeatable list key adds up instead).
+printf '[run]\nconcurrency = 5 # five\nrequest_count = 7 ; seven\n' > comments.conf
+expect_rc 0 "$smfw" config --changed -C comments.conf
+grep -q "^concurrency = 5 .*# file comments.conf:2" out || fail "inline # comment kept: $(cat out)"
+grep -q "^request_count = 7 .*# file comments.conf:3" out || fail "inline ; comment: $(cat out)"
+printf '[run]\nconcurrency = 5\n\n[run\nrequest_count = 7\n' > unclosed.conf
+refuse "$smfw" config -C unclosed.conf "unclosed.conf:4:"
+printf '[run]\nconcurrency = 5\nrequest_count = 7\nconcurrency = 6\n' > twice.conf
+refuse "$smfw" config -C twice.conf "twice.conf:4: [run] concurrency is set again (first on line 2)"
+printf '[run]\nheader = A: one\nheader = B: two\n' > headers.conf
+expect_rc 0 "$smfw" config --changed -C headers.conf
+grep -q "^header = A: \*\*\*\*, B: \*\*\*\* .*# file headers.conf:3" out || fail "repeated header lines: $(cat out)"
 echo ok
