@@ -43,6 +43,8 @@ each run --url "$url" -H "Authorization Bearer $badh" -n 2 -o "$work/bad"
 grep -q 'header 1 is not "Name: value"\|header 2 is not "Name: value"\|header .* is not "Name: value"' "$log" ||
     fail "the malformed -H was not refused"
 each results --local "$work/http" --report html -o "$work/res-html"
+# `results --report html` reads as `run --report html` does (it was "unexpected argument").
+[ -s "$work/res-html/report.html" ] || { tail -5 "$log"; fail "results --local DIR --report html wrote no report.html"; }
 each results "$work/sm"
 each compare "$work/http" "$work/http2"
 each compare "$work/http" "$work/sm" --format json
