@@ -202,7 +202,7 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
     struct option *opts = calloc(cap + 1, sizeof *opts);
     opt_map *map = calloc(cap + 1, sizeof *map);
     char **owned = calloc(cap + 1, sizeof *owned);
-    char shortopts[256] = "+C:hvq"; /* -c is --concurrency (wrk, ab, hey, oha) */
+    char shortopts[256] = "+:C:hvq"; /* -c is --concurrency (wrk, ab, hey, oha) */
     if (!opts || !map || !owned) {
         free(opts);
         free(map);
@@ -271,7 +271,13 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
         int longidx = -1;
         int c = getopt_long(argc, argv, shortopts, opts, &longidx);
         if (c == -1) {
-            if (optind < argc) {
+            if (optind > 1 && optind <= argc && strcmp(argv[optind - 1], "--") == 0) {
+                /* After "--" everything is an argument (getopt would rewind over it). */
+                while (optind < argc && cli->n_positional < argc)
+                    cli->positional[cli->n_positional++] = argv[optind++];
+                break;
+            }
+            if (optind < argc && cli->n_positional < argc) {
                 cli->positional[cli->n_positional++] = argv[optind++];
                 continue; /* keep parsing options after positionals */
             }
@@ -279,11 +285,13 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
         }
         if (c == '?' || c == ':') {
             const char *bad = argv[optind - 1];
+            char shown[160];
+            /* "--flag=value": name the flag only (the value may be a secret). */
+            snprintf(shown, sizeof shown, "%.*s", (int)strcspn(bad, "="), bad);
             smfw_error_set(&err, SMFW_ERR_USAGE,
-                           optopt && c == ':'
-                               ? "option %s needs a value (see `smfw %s --help`)"
-                               : "unknown or incomplete option %s (see `smfw %s --help`)",
-                           bad, cmd->name);
+                           c == ':' ? "option %s needs a value (see `smfw %s --help`)"
+                                    : "unknown option %s (see `smfw %s --help`)",
+                           shown, cmd->name);
             rc = smfw_cli_fail(&err);
             break;
         }

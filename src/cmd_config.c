@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <smfw/log.h>
+
 #include "commands.h"
 
 extern const smfw_command smfw_command_config;
@@ -73,6 +75,12 @@ static int config_main(int argc, char **argv) {
     if (rc >= 0) {
         smfw_cli_cleanup(&cli);
         return rc;
+    }
+    if (cli.n_positional) {
+        smfw_log(SMFW_LOG_ERROR, NULL, "unexpected argument \"%s\" (see `smfw config --help`)",
+                 cli.positional[0]);
+        smfw_cli_cleanup(&cli);
+        return 1;
     }
     if (template_mode) {
         print_template(cli.cfg);
