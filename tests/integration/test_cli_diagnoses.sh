@@ -55,4 +55,13 @@ grep -q "header" "$work/huge/profile_export.jsonl" || fail "the 10 MB header err
 echo "malformed SSE JSON: $(class_of "$work/sse")"
 grep -q '"JSONDecodeError"' "$work/sse/profile_export.jsonl" || fail "malformed SSE JSON not a protocol error"
 ! grep -q "InvalidInferenceResultError" "$work/sse/profile_export.jsonl" || fail "malformed SSE JSON called 'no content'"
+
+# A streaming run whose requests all failed is still a streaming run.
+start_mock --ttft-ms=1 --output-tokens=3 --fault=http-500:1
+set +e
+"$SMFW" run --url "$MOCK_URL" -n 5 --concurrency 1 --report json,html -o "$work/allfail" -q \
+    > "$work/allfail.log" 2>&1
+set -e
+grep -q "every request failed" "$work/allfail/report.html" || fail "all-failed streaming run: no reason in the HTML"
+! grep -q "not streaming" "$work/allfail/report.html" || fail "an all-failed streaming run is called 'not streaming'"
 echo ok
