@@ -38,7 +38,9 @@ static void print_summary(const smfw_results *r, const char *dir, smfw_status st
         snprintf(label, sizeof label, "%s (%s)", mi->header, mi->display_unit);
         fprintf(stdout, "  %-52s %10.2f\n", label, x->avg);
     }
-    if (smfw_status_exit_code(st) == 2)
+    if (st == SMFW_ERR_CANCELLED)
+        fprintf(stdout, "  validity: not judged - the run was interrupted\n");
+    else if (smfw_status_exit_code(st) == 2)
         fprintf(stdout, "  validity: not judged - the run was stopped before it measured "
                         "anything (see the error above)\n");
     else if (r->info.gate_tripped)

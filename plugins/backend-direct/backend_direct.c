@@ -539,10 +539,12 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     double cpu0 = direct_process_cpu_s();
     int64_t t0 = direct_mono_ns();
     results->info.start_wall_ns = direct_wall_ns();
+    int profiled = 0;
     if (!(run->cancel && *run->cancel)) {
         st =
             run_phase(rs, DIRECT_PHASE_PROFILING, o->request_count, o->duration_s, o->grace_s, err);
         if (st != SMFW_OK) goto out;
+        profiled = 1;
     }
     results->info.end_wall_ns = direct_wall_ns();
     double wall_s = (double)(direct_mono_ns() - t0) / 1e9;
@@ -566,7 +568,13 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
 
     /* Self-check. */
     direct_selfcheck sc;
-    direct_selfcheck_collect(eng, wall_s, cpu_s, rs->valid + rs->errors, &sc);
+    if (profiled) {
+        direct_selfcheck_collect(eng, wall_s, cpu_s, rs->valid + rs->errors, &sc);
+    } else {
+        /* Interrupted in the warm-up: no profiling to judge (its workers' CPU over a
+         * zero-length phase read as "busy 21260760 %"). */
+        memset(&sc, 0, sizeof sc);
+    }
     self_json = direct_selfcheck_json(&sc);
     {
         json_t *obj = json_object();
@@ -617,9 +625,20 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         *err = ff_err;
         st = ff_err.status;
     } else if (results->info.was_cancelled) {
+        /* Cancelled requests did not finish, and an interrupted run has no verdict. */
+        int64_t cancelled = 0;
+        for (size_t i = 0; i < results->n_records; i++)
+            if (results->records[i].error &&
+                results->records[i].error->error_class == SMFW_ERRCLASS_CANCELLED)
+                cancelled++;
+        int64_t finished = rs->valid + rs->errors - cancelled;
+        char more[64] = "";
+        if (cancelled)
+            snprintf(more, sizeof more, ", %lld cancelled in flight", (long long)cancelled);
         st = smfw_error_set(err, SMFW_ERR_CANCELLED,
-                            "interrupted: results of the %lld finished requests were written",
-                            (long long)(rs->valid + rs->errors));
+                            "interrupted%s: %lld requests finished%s; their records were written "
+                            "(no validity verdict)",
+                            profiled ? "" : " during the warm-up", (long long)finished, more);
     } else {
         st = gate;
     }

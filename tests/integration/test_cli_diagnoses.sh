@@ -64,4 +64,29 @@ set +e
 set -e
 grep -q "every request failed" "$work/allfail/report.html" || fail "all-failed streaming run: no reason in the HTML"
 ! grep -q "not streaming" "$work/allfail/report.html" || fail "an all-failed streaming run is called 'not streaming'"
+
+# Ctrl-C: in the warm-up, no self-check over a zero-length profiling phase; in profiling,
+# the requests cancelled in flight are not "finished" and the run gets no gate verdict.
+# interrupt NAME DELAY ARGS...: SIGINT after DELAY seconds; the exit code must be 130
+interrupt() {
+    local name=$1 delay=$2; shift 2
+    "$SMFW" run --endpoint bench --endpoint-url "$MOCK_URL" --region us-east-1 -o "$work/$name" \
+        "$@" > "$work/$name.out" 2> "$work/$name.err" &
+    local pid=$!
+    sleep "$delay"
+    kill -INT "$pid"
+    local rc=0
+    wait "$pid" || rc=$?
+    [ "$rc" = 130 ] || { cat "$work/$name.err"; fail "$name: exit $rc, want 130"; }
+}
+start_mock --ttft-ms=400 --output-tokens=3
+interrupt warmup 1.5 --warmup-request-count 200 --concurrency 2 -n 10
+grep -q "interrupted during the warm-up" "$work/warmup.err" || fail "warm-up Ctrl-C: $(cat "$work/warmup.err")"
+! grep -qE "busy [0-9]{4,}" "$work/warmup.err" || fail "warm-up Ctrl-C: $(grep busy "$work/warmup.err")"
+stop_mock
+start_mock --ttft-ms=4000 --output-tokens=3
+interrupt inflight 2 --concurrency 4 -n 200 --grace-period 0.2s
+grep -q "cancelled in flight" "$work/inflight.err" || fail "in-flight Ctrl-C: $(cat "$work/inflight.err")"
+grep -q "validity: not judged - the run was interrupted" "$work/inflight.out" ||
+    fail "an interrupted run was judged: $(cat "$work/inflight.out")"
 echo ok
