@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <smfw/log.h>
@@ -139,6 +140,15 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
                 if (*p != 'v' && *p != 'q') only_vq = 0;
             if (only_vq)
                 for (const char *p = a + 1; *p; p++) verbosity += *p == 'v' ? 1 : -1;
+        }
+    }
+    for (size_t i = 0; i < n_plugin_dirs; i++) {
+        /* A folder that is not there finds no plugin: say so instead of ignoring it. */
+        struct stat st;
+        if (stat(plugin_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+            smfw_error_set(&err, SMFW_ERR_USAGE, "option --plugin-path: %s is not a folder",
+                           plugin_dirs[i]);
+            return smfw_cli_fail(&err);
         }
     }
     smfw_log_set_level(verbosity >= 2   ? SMFW_LOG_TRACE

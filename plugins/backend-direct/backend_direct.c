@@ -499,6 +499,12 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     }
     st = build_payloads(o, run->prompts, &payloads, &inputs, err);
     if (st != SMFW_OK) goto out;
+    if (o->duration_s <= 0 && o->warmup_duration_s <= 0) {
+        /* inputs.json holds what is sent: the warm-up's prompts, then the profiling ones. */
+        size_t used = (size_t)(o->warmup_request_count + o->request_count_total);
+        while (json_array_size(inputs) > used)
+            json_array_remove(inputs, json_array_size(inputs) - 1);
+    }
     st = direct_write_inputs_json(run->output_dir, inputs, err);
     if (st != SMFW_OK) goto out;
     st = direct_engine_init(eng, o, payloads, run->prompts->count, run->cancel, err);

@@ -88,6 +88,14 @@ static smfw_status managed_create(const smfw_settings *settings, const smfw_conf
                               "letters, digits and hyphens, starting and ending with a letter or "
                               "digit)",
                               name);
+    /* "mock" means the emulator for the direct backend; here it would name a real endpoint. */
+    const char *ep = smfw_settings_get(smfw_config_section(cfg, "run"), "endpoint");
+    const char *eu = smfw_settings_get(smfw_config_section(cfg, "aws"), "endpoint_url");
+    if (ep && strcmp(ep, "mock") == 0 && !(eu && *eu))
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "--endpoint mock starts smfw-mock for the direct backend only; for "
+                              "the managed backend start smfw-mock and pass --endpoint-url (see "
+                              "docs/mock.md), or name a real endpoint");
     /* Fail fast on a bad spec (unknown parameter...), before the dataset loads. */
     json_t *spec = NULL;
     smfw_status st = managed_spec_build(cfg, &spec, err);
