@@ -42,4 +42,17 @@ n=$("$SMFW_PYTHON" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["
 [ "$(rc_of managedmock run --backend managed --endpoint mock --region us-east-1)" = 1 ] ||
     fail "managed --endpoint mock: $(cat "$work/managedmock.log")"
 grep -q "endpoint mock" "$work/managedmock.log" || fail "$(cat "$work/managedmock.log")"
+
+# Progress lines: commas between the fields, the last line once, with the phase's own rate.
+[ "$(rc_of progress run "${sm[@]}" -n 12 --concurrency 2 --progress lines -o "$work/progress")" = 0 ] ||
+    fail "$(cat "$work/progress.log")"
+final=$(grep -c "profiling: 12/12 requests" "$work/progress.log")
+[ "$final" = 1 ] || fail "the last progress line is printed $final times: $(cat "$work/progress.log")"
+line=$(grep "profiling: 12/12 requests" "$work/progress.log")
+grep -qE "ms, [0-9]+ errors" <<< "$line" || fail "no comma after the TTFT: $line"
+"$SMFW_PYTHON" -c 'import re,sys
+m = re.search(r"in ([0-9.]+)s, ([0-9.]+) req/s", sys.argv[1])
+secs, rate = float(m.group(1)), float(m.group(2))
+assert abs(rate - 12 / secs) <= 0.1 + 0.1 * rate, (rate, 12 / secs)' "$line" ||
+    fail "the last line's rate is not the phase's: $line"
 echo ok
