@@ -34,6 +34,33 @@ static int scan_plugin_path(void *user, const char *section, const char *name, c
     return 1;
 }
 
+/* AIPerf's long names where the meaning is the same (docs/guide.md lists them). */
+static const struct {
+    const char *alias, *flag;
+} aiperf_aliases[] = {{"isl", "input-tokens-mean"},
+                      {"synthetic-input-tokens-mean", "input-tokens-mean"},
+                      {"synthetic-input-tokens-stddev", "input-tokens-stddev"},
+                      {"osl", "output-tokens-mean"},
+                      {"output-tokens-stddev", "output-tokens-stddev"},
+                      {"artifact-dir", "output"},
+                      {"benchmark-duration", "duration"}};
+
+/* Edit distance of two short strings (capped inputs: option names). */
+static size_t edit_distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63) return 99;
+    size_t d[64][64];
+    for (size_t i = 0; i <= la; i++) d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    return d[la][lb];
+}
+
 typedef struct opt_map {
     const char *flag; /* long name */
     int negated;      /* --no-<flag> */
@@ -204,7 +231,7 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
     }
 
     /* Pass 2: getopt_long over every flag. */
-    size_t cap = 16 + n_extra * 1;
+    size_t cap = 16 + n_extra + sizeof aiperf_aliases / sizeof aiperf_aliases[0];
     for (size_t s = 0; s < smfw_config_section_count(cli->cfg); s++) {
         const smfw_setting_decl *d = smfw_config_section_decls(cli->cfg, s);
         for (size_t k = 0; d && d[k].key; k++) cap += 2;
@@ -272,6 +299,15 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
             }
         }
     }
+    for (size_t a = 0; a < sizeof aiperf_aliases / sizeof aiperf_aliases[0]; a++)
+        for (size_t t = 0; t < n; t++)
+            if (!map[t].negated && !map[t].extra &&
+                strcmp(opts[t].name, aiperf_aliases[a].flag) == 0) {
+                int has_arg = opts[t].has_arg;
+                const char *target = map[t].flag;
+                ADD(aiperf_aliases[a].alias, has_arg, target, 0, 0);
+                break;
+            }
 #undef ADD
     int rc = -1;
     optind = 1;
@@ -298,10 +334,22 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
             char shown[160];
             /* "--flag=value": name the flag only (the value may be a secret). */
             snprintf(shown, sizeof shown, "%.*s", (int)strcspn(bad, "="), bad);
-            smfw_error_set(&err, SMFW_ERR_USAGE,
-                           c == ':' ? "option %s needs a value (see `smfw %s --help`)"
-                                    : "unknown option %s (see `smfw %s --help`)",
-                           shown, cmd->name);
+            /* "Did you mean": the nearest long option within two edits. */
+            char hint[160] = "";
+            if (c != ':' && strncmp(shown, "--", 2) == 0) {
+                size_t best = 3, at = 0;
+                for (size_t q = 0; q < n; q++) {
+                    size_t dist = edit_distance(shown + 2, opts[q].name);
+                    if (dist < best) best = dist, at = q;
+                }
+                if (best <= 2) snprintf(hint, sizeof hint, "; did you mean --%s?", opts[at].name);
+            }
+            if (c == ':')
+                smfw_error_set(&err, SMFW_ERR_USAGE,
+                               "option %s needs a value (see `smfw %s --help`)", shown, cmd->name);
+            else
+                smfw_error_set(&err, SMFW_ERR_USAGE, "unknown option %s%s (see `smfw %s --help`)",
+                               shown, hint, cmd->name);
             rc = smfw_cli_fail(&err);
             break;
         }

@@ -71,6 +71,18 @@ sed -E 's/^# ?([a-z_]+ =)/\1/' out > all.conf
 grep -q '^request_rate =' all.conf || fail "template has no request_rate line to uncomment"
 expect_rc 0 "$smfw" config -C all.conf
 
+# AIPerf's names: `smfw profile` is `smfw run`; --isl/--osl/--artifact-dir... are aliases;
+# an unknown option gets the nearest known one.
+expect_rc 0 "$smfw" config --changed --isl 300 --synthetic-input-tokens-stddev 5 --osl 100 \
+    --artifact-dir outdir --benchmark-duration 10s
+for kv in "input_tokens_mean = 300" "input_tokens_stddev = 5" "output_tokens_mean = 100" \
+    "output = .*outdir" "duration = 10s"; do
+    grep -q "^$kv" out || fail "AIPerf alias for $kv: $(cat out)"
+done
+expect_rc 0 "$smfw" profile --help
+grep -q -- "--concurrency" out || fail "smfw profile is not smfw run"
+refuse "$smfw" profile --concurency 4 "did you mean --concurrency?"
+
 # "key = 5 # why" is a comment, as "; why" is; an unclosed [run is reported on its line;
 # a key set twice is refused with both lines (a repeatable list key adds up instead).
 printf '[run]\nconcurrency = 5 # five\nrequest_count = 7 ; seven\n' > comments.conf
