@@ -83,6 +83,14 @@ expect_rc 0 "$smfw" profile --help
 grep -q -- "--concurrency" out || fail "smfw profile is not smfw run"
 refuse "$smfw" profile --concurency 4 "did you mean --concurrency?"
 
+# smfw config shows the AWS values a run uses and their source (like `aws configure list`).
+AWS_REGION=eu-west-1 expect_rc 0 "$smfw" config
+grep -qE "^#   region +eu-west-1 +# env AWS_REGION" out || fail "effective region from AWS_REGION: $(cat out)"
+printf '[default]\nregion = ap-south-1\n' > aws.cfg
+(unset AWS_REGION AWS_DEFAULT_REGION; AWS_CONFIG_FILE=$PWD/aws.cfg expect_rc 0 "$smfw" config
+ grep -qE "^#   region +ap-south-1 +# the profile in the AWS config file" out) ||
+    fail "effective region from the profile: $(cat out)"
+
 # "key = 5 # why" is a comment, as "; why" is; an unclosed [run is reported on its line;
 # a key set twice is refused with both lines (a repeatable list key adds up instead).
 printf '[run]\nconcurrency = 5 # five\nrequest_count = 7 ; seven\n' > comments.conf
