@@ -107,6 +107,7 @@ static int run_main(int argc, char **argv) {
     smfw_status st = smfw_run_execute(cli.reg, cli.cfg, &opts, &results, &dir, &err);
     smfw_cli_progress_end();
     if (results && cli.verbosity >= 0) print_summary(results, dir, st);
+    if (cli.verbosity < 0 && dir) printf("%s\n", dir); /* -q: scripts still find the folder */
     if (args.cloudwatch && results && dir && st != SMFW_ERR_CANCELLED) {
         int64_t start = results->info.start_wall_ns, end = results->info.end_wall_ns;
         if (results->stats[SMFW_M_MIN_REQUEST_TIMESTAMP].present && !start)

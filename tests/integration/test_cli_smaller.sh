@@ -43,6 +43,12 @@ n=$("$SMFW_PYTHON" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["
     fail "managed --endpoint mock: $(cat "$work/managedmock.log")"
 grep -q "endpoint mock" "$work/managedmock.log" || fail "$(cat "$work/managedmock.log")"
 
+# -q still prints the result folder, one line on stdout, for scripts.
+set +e
+out=$("$SMFW" run "${sm[@]}" -n 3 -q -o "$work/quiet" 2>/dev/null)
+set -e
+[ "$out" = "$work/quiet" ] || fail "-q printed '$out' on stdout, want the result folder"
+
 # Progress lines: commas between the fields, the last line once, with the phase's own rate.
 [ "$(rc_of progress run "${sm[@]}" -n 12 --concurrency 2 --progress lines -o "$work/progress")" = 0 ] ||
     fail "$(cat "$work/progress.log")"
