@@ -100,11 +100,20 @@ void smfw_cli_print_help(const smfw_command *cmd, const smfw_config *cfg,
                  "  -q, --quiet                          errors and warnings only\n"
                  "  -h, --help                           this help\n\n");
     if (!cfg) return;
+    /* Commands that read results list only the settings they use, not every run setting. */
+    const char *only = strcmp(cmd->name, "compare") == 0 ? ",output,"
+                       : strcmp(cmd->name, "merge") == 0 ? ",output,report,goodput,max-error-rate,"
+                                                         : NULL;
     for (size_t s = 0; s < smfw_config_section_count(cfg); s++) {
         const smfw_setting_decl *d = smfw_config_section_decls(cfg, s);
         int header = 0;
         for (size_t k = 0; d && d[k].key; k++) {
             if (!d[k].flag) continue;
+            if (only) {
+                char want[96];
+                snprintf(want, sizeof want, ",%s,", d[k].flag);
+                if (!strstr(only, want)) continue;
+            }
             if (!header) {
                 fprintf(out, "Settings of [%s] (flag, or key in the config file):\n",
                         smfw_config_section_name(cfg, s));

@@ -137,5 +137,13 @@ const smfw_command smfw_command_run = {
     "Runs one benchmark: loads the dataset, runs the backend, writes the results with the\n"
     "configured reporters into a new folder (default ./smfw-results/<run name>/).\n"
     "`--endpoint mock` benchmarks a private smfw-mock started for the run (no AWS account).\n"
-    "The managed backend prints its plan unless --run is given.",
+    "The managed backend prints its plan unless --run is given.\n\n"
+    "Most used:\n"
+    "  --endpoint NAME | --url URL   what to benchmark (--endpoint mock: a local emulator)\n"
+    "  -c, --concurrency N           requests in flight (closed loop; default 10)\n"
+    "  -r, --request-rate R          open loop: requests per second (-c then caps in flight)\n"
+    "  -n, --request-count N         requests to send (default 300), or --duration TIME\n"
+    "  -m, --model NAME              model name sent in the body\n"
+    "  -o, --output DIR              result folder; --report json,csv,markdown,html\n"
+    "  -C, --config FILE             settings file (`smfw config --template` documents all)",
     run_main};

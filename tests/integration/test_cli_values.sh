@@ -33,6 +33,16 @@ man=$SMFW_SOURCE_DIR/docs/smfw.1
 grep -q -- '\\-C ", " \\-\\-config' "$man" || fail "man page lacks -C, --config"
 ! grep -q -- '\\-c ", " \\-\\-config' "$man" || fail "man page gives -c to --config"
 
+# run --help starts with a short block of the options most used.
+expect_rc 0 "$smfw" run --help
+head -20 out | grep -q "^Most used:" || fail "run --help has no short common block first"
+
+# compare --help and merge --help show their own options, not every run setting.
+for c in compare merge; do
+    expect_rc 0 "$smfw" "$c" --help
+    ! grep -q -- "--concurrency" out || fail "smfw $c --help lists run settings"
+done
+
 # refuse CMD... -- WHERE: exit 1 and the message names WHERE
 refuse() {
     local where=${*: -1}
