@@ -43,6 +43,11 @@ n=$("$SMFW_PYTHON" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["
     fail "managed --endpoint mock: $(cat "$work/managedmock.log")"
 grep -q "endpoint mock" "$work/managedmock.log" || fail "$(cat "$work/managedmock.log")"
 
+# A setting of another backend is accepted but ignored: said, not silent.
+[ "$(rc_of other run "${sm[@]}" -n 2 --job-name my-job -o "$work/other")" = 0 ] || fail "$(cat "$work/other.log")"
+grep -q "option --job-name is a setting of the managed backend; the direct backend ignores it" \
+    "$work/other.log" || fail "another backend's setting ignored silently: $(cat "$work/other.log")"
+
 # -q still prints the result folder, one line on stdout, for scripts.
 set +e
 out=$("$SMFW" run "${sm[@]}" -n 3 -q -o "$work/quiet" 2>/dev/null)
