@@ -286,6 +286,8 @@ static size_t drain(run_state *rs, size_t max, int wait_ms) {
         direct_completion_clear(x);
     }
     direct_outputs_flush(&rs->outputs);
+    /* A record that cannot be written (disk full): stop now, not after every request. */
+    if (rs->add_status != SMFW_OK) atomic_store(&rs->eng->stop_issuing, 1);
     pthread_mutex_unlock(&rs->write_lock);
     free(c);
     return n;
