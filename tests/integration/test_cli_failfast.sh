@@ -69,8 +69,11 @@ import http.server, sys
 class H(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        body = b'{"error":{"message":"invalid api key","type":"invalid_request_error"}}'
-        self.send_response(401); self.send_header("Content-Type", "application/json")
+        missing = self.path.startswith("/missing")
+        body = b'{"error":{"message":"%s","type":"invalid_request_error"}}' % (
+            b"no such route" if missing else b"invalid api key")
+        self.send_response(404 if missing else 401)
+        self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body))); self.end_headers(); self.wfile.write(body)
     def log_message(self, *a): pass
 s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
@@ -81,6 +84,7 @@ PY
 trap 'kill $deny_pid 2>/dev/null; cleanup' EXIT
 for _ in $(seq 100); do [ -s "$work/deny.port" ] && break; sleep 0.05; done
 fast_fail unauthorized 12 "401\|auth" --url "http://127.0.0.1:$(cat "$work/deny.port")" -n 300
+fast_fail no-route 12 "404\|does not exist" --url "http://127.0.0.1:$(cat "$work/deny.port")/missing/v1/chat/completions" -n 300
 
 # Errors that may change (every request a 500) are the gate's business: the run runs.
 rc=$(rc_of "$work/all500" run -o "$work/all500" --endpoint bench --endpoint-url "$MOCK_URL" \
