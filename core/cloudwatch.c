@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <smfw/cloudwatch.h>
 
@@ -405,6 +406,13 @@ static void md_num(smfw_buf *b, double v) {
         smfw_buf_printf(b, " %.2f |", v);
 }
 
+static void smfw_cw_iso8601(int64_t t, char *out, size_t size) {
+    time_t tt = (time_t)t;
+    struct tm tm;
+    gmtime_r(&tt, &tm);
+    strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 char *smfw_cloudwatch_markdown(const smfw_cw_report *r) {
     smfw_buf b;
     smfw_buf_init(&b);
@@ -414,8 +422,11 @@ char *smfw_cloudwatch_markdown(const smfw_cw_report *r) {
     else
         smfw_buf_printf(&b, "Endpoint `%s`, variant `%s`",
                         r->query.endpoint ? r->query.endpoint : "", r->query.variant);
-    smfw_buf_printf(&b, ", %lld s to %lld s (Unix), period %d s\n\n", (long long)r->start_s,
-                    (long long)r->end_s, r->query.period_s);
+    /* ISO 8601 UTC, as the CloudWatch console and `aws cloudwatch` take it. */
+    char from[32], to[32];
+    smfw_cw_iso8601(r->start_s, from, sizeof from);
+    smfw_cw_iso8601(r->end_s, to, sizeof to);
+    smfw_buf_printf(&b, ", %s to %s, period %d s\n\n", from, to, r->query.period_s);
     smfw_buf_puts(&b, "| Metric | Namespace | Unit | Total | Mean | Max | Points |\n"
                       "|---|---|---|---:|---:|---:|---:|\n");
     for (int m = 0; m < SMFW_CW_METRIC_COUNT_; m++) {
@@ -449,6 +460,11 @@ char *smfw_cloudwatch_json(const smfw_cw_report *r) {
         json_object_set_new(root, "inference_component", json_string(r->query.inference_component));
     json_object_set_new(root, "start_time", json_integer(r->start_s));
     json_object_set_new(root, "end_time", json_integer(r->end_s));
+    char iso[32];
+    smfw_cw_iso8601(r->start_s, iso, sizeof iso);
+    json_object_set_new(root, "start", json_string(iso));
+    smfw_cw_iso8601(r->end_s, iso, sizeof iso);
+    json_object_set_new(root, "end", json_string(iso));
     json_object_set_new(root, "period", json_integer(r->query.period_s));
     for (int m = 0; m < SMFW_CW_METRIC_COUNT_; m++) {
         const smfw_cw_metric *x = &r->m[m];

@@ -14,6 +14,8 @@
 #include <smfw/config.h>
 #include <smfw/log.h>
 
+#include "settings_check.h"
+
 typedef struct config_value {
     char *value; /* effective text, NULL = unset */
     smfw_setting_source source;
@@ -381,15 +383,27 @@ smfw_status smfw_config_set(smfw_config *cfg, const char *section, const char *k
                               "keys of each section)",
                               where, key, section);
     const smfw_setting_decl *d = &s->decls[i];
+    if (!value) value = "";
+    /* "key =" with nothing after it (the template's empty defaults) leaves the default. */
+    if (!*value && d->type != SMFW_SETTING_STRING && d->type != SMFW_SETTING_LIST &&
+        d->type != SMFW_SETTING_SECRET && d->type != SMFW_SETTING_PATH)
+        return SMFW_OK;
     if (!value_valid(d->type, value))
         return smfw_error_set(err, SMFW_ERR_CONFIG, "%s[%s] %s: \"%s\" is not %s", where, section,
                               key, d->type == SMFW_SETTING_SECRET ? "****" : value,
                               type_name(d->type));
+    settings_note_secrets(section, key, value);
+    char why[768];
+    if (settings_check_value(section, key, value, why, sizeof why) != 0)
+        return smfw_error_set(err, SMFW_ERR_CONFIG, "%s[%s] %s: %s", where, section, key, why);
     config_value *cv = &s->values[i];
     if (cv->source > source) return SMFW_OK; /* a higher-precedence value is already set */
     char *nv;
-    if (d->type == SMFW_SETTING_LIST && cv->source == source && source == SMFW_SOURCE_FLAG &&
-        cv->value && *cv->value) {
+    /* A list given twice adds up: repeated flags (-H a -H b), or lines of one file. */
+    int same_file = source == SMFW_SOURCE_FILE && origin && cv->origin &&
+                    strcmp(origin, cv->origin) == 0 && d->help && strstr(d->help, "repeatable");
+    if (d->type == SMFW_SETTING_LIST && cv->source == source &&
+        (source == SMFW_SOURCE_FLAG || same_file) && cv->value && *cv->value) {
         size_t n = strlen(cv->value) + strlen(value) + 2;
         nv = malloc(n);
         if (nv) snprintf(nv, n, "%s,%s", cv->value, value);
@@ -439,6 +453,11 @@ smfw_status smfw_config_override(smfw_config *cfg, const char *section, const ch
 
 /* ---- INI file -------------------------------------------------------------- */
 
+typedef struct ini_seen {
+    char *section, *key;
+    int line;
+} ini_seen;
+
 typedef struct ini_state {
     smfw_config *cfg;
     const char *path;
@@ -446,7 +465,46 @@ typedef struct ini_state {
     int line;
     smfw_error *err;
     int failed;
+    ini_seen *seen; /* keys this file set, to refuse a second value for one */
+    size_t n_seen, cap_seen;
 } ini_state;
+
+/* The line that already set [section] key in this file, or 0; remembers this one. */
+static int ini_seen_before(ini_state *st, const char *section, const char *key) {
+    for (size_t i = 0; i < st->n_seen; i++)
+        if (strcmp(st->seen[i].section, section) == 0 && strcmp(st->seen[i].key, key) == 0)
+            return st->seen[i].line;
+    if (st->n_seen == st->cap_seen) {
+        size_t cap = st->cap_seen ? st->cap_seen * 2 : 32;
+        ini_seen *g = realloc(st->seen, cap * sizeof *g);
+        if (!g) return 0;
+        st->seen = g;
+        st->cap_seen = cap;
+    }
+    ini_seen *e = &st->seen[st->n_seen];
+    e->section = strdup(section);
+    e->key = strdup(key);
+    e->line = st->line;
+    if (e->section && e->key) {
+        st->n_seen++;
+    } else {
+        free(e->section);
+        free(e->key);
+    }
+    return 0;
+}
+
+/* "key = 5 # why": a '#' after white space starts a comment, as ';' does. */
+static void strip_inline_comment(char *v) {
+    for (char *p = v; *p; p++) {
+        if (*p == '#' && p > v && (p[-1] == ' ' || p[-1] == '\t')) {
+            *p = '\0';
+            size_t n = strlen(v);
+            while (n && (v[n - 1] == ' ' || v[n - 1] == '\t')) v[--n] = '\0';
+            return;
+        }
+    }
+}
 
 /* Custom reader so the handler knows the current line number. */
 static char *config_line_reader(char *str, int num, void *stream) {
@@ -469,10 +527,30 @@ static int config_ini_handler(void *user, const char *section, const char *name,
         st->failed = 1;
         return 1;
     }
-    if (smfw_config_set(st->cfg, section, name, value ? value : "", SMFW_SOURCE_FILE, st->path,
-                        st->line, st->err) != SMFW_OK) {
+    char *v = strdup(value ? value : "");
+    if (!v) {
+        smfw_error_set(st->err, SMFW_ERR_NOMEM, "out of memory");
+        st->failed = 1;
+        return 1;
+    }
+    strip_inline_comment(v);
+    int before = ini_seen_before(st, section, name);
+    const smfw_settings *sec = find_section(st->cfg, section);
+    int k = find_key(sec, name);
+    /* Keys documented as repeatable (-H, --extra-inputs...) add up over lines. */
+    int repeatable = k >= 0 && sec->decls[k].type == SMFW_SETTING_LIST && sec->decls[k].help &&
+                     strstr(sec->decls[k].help, "repeatable");
+    if (before && !repeatable) {
+        /* Last-wins would hide one of the two; a list key's lines add up instead. */
+        smfw_error_set(st->err, SMFW_ERR_CONFIG,
+                       "%s:%d: [%s] %s is set again (first on line %d); keep one of the two",
+                       st->path, st->line, section, name, before);
+        st->failed = 1;
+    } else if (smfw_config_set(st->cfg, section, name, v, SMFW_SOURCE_FILE, st->path, st->line,
+                               st->err) != SMFW_OK) {
         st->failed = 1;
     }
+    free(v);
     return 1;
 }
 
@@ -481,9 +559,14 @@ smfw_status smfw_config_load_file(smfw_config *cfg, const char *path, smfw_error
     if (!fp)
         return smfw_error_set(err, SMFW_ERR_CONFIG, "cannot read config file %s: %s", path,
                               strerror(errno));
-    ini_state st = {cfg, path, fp, 0, err, 0};
+    ini_state st = {cfg, path, fp, 0, err, 0, NULL, 0, 0};
     int rc = ini_parse_stream((ini_reader)config_line_reader, &st, config_ini_handler, &st);
     fclose(fp);
+    for (size_t i = 0; i < st.n_seen; i++) {
+        free(st.seen[i].section);
+        free(st.seen[i].key);
+    }
+    free(st.seen);
     if (st.failed) return err ? err->status : SMFW_ERR_CONFIG;
     if (rc != 0)
         return smfw_error_set(err, SMFW_ERR_CONFIG,
@@ -579,6 +662,21 @@ void smfw_config_dump(const smfw_config *cfg, FILE *out, int only_changed) {
             }
             const char *v = cv->value ? cv->value : "";
             if (s->decls[k].type == SMFW_SETTING_SECRET && cv->value) v = "****";
+            char headers[2048];
+            if (strcmp(s->name, "run") == 0 && strcmp(s->decls[k].key, "header") == 0 &&
+                cv->n_items) {
+                /* Header values may be credentials whatever their name: names only. */
+                size_t l = 0;
+                headers[0] = '\0';
+                for (size_t h = 0; h < cv->n_items && l < sizeof headers; h++)
+                    l += (size_t)snprintf(headers + l, sizeof headers - l, "%s%.*s: ****",
+                                          h ? ", " : "", (int)strcspn(cv->items[h], ":"),
+                                          cv->items[h]);
+                v = headers;
+            }
+            char shown_url[2048];
+            if (strcmp(s->name, "run") == 0 && strcmp(s->decls[k].key, "url") == 0 && cv->value)
+                v = smfw_url_redact(shown_url, sizeof shown_url, cv->value);
             char where[1400];
             switch (cv->source) {
             case SMFW_SOURCE_FILE:

@@ -3,8 +3,11 @@
  * and required slots, and refuses bad ones with a sentence that says why.
  */
 #include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
 #include <ltdl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -177,11 +180,30 @@ static void load_module(smfw_registry *reg, const char *path) {
     char msg[2048], why[1024];
     lt_dlhandle h = lt_dlopenext(path);
     if (!h) {
+        /* libltdl says "file not found" for most failures; say what is really wrong. */
         const char *e = lt_dlerror();
-        snprintf(msg, sizeof msg,
-                 "plugin %s refused: it could not be loaded (%s); run `ldd %s` to see which "
-                 "library is missing",
-                 path, e ? e : "unknown error", path);
+        char real[1024];
+        unsigned char magic[4] = {0};
+        FILE *f = fopen(path, "rb");
+        size_t got = f ? fread(magic, 1, sizeof magic, f) : 0;
+        if (f) fclose(f);
+        if (!f) {
+            snprintf(msg, sizeof msg, "plugin %s refused: it cannot be opened (%s)", path,
+                     strerror(errno));
+        } else if (got < 4 || memcmp(magic, "\177ELF", 4) != 0) {
+            snprintf(msg, sizeof msg,
+                     "plugin %s refused: it is not a shared object (not an ELF file; a plugin "
+                     "is a .so built with SMFW_PLUGIN_DEFINE)",
+                     path);
+        } else {
+            void *d = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+            snprintf(real, sizeof real, "%s", d ? (e ? e : "unknown error") : dlerror());
+            if (d) dlclose(d);
+            snprintf(msg, sizeof msg,
+                     "plugin %s refused: it could not be loaded (%s); run `ldd %s` to see which "
+                     "library is missing",
+                     path, real, path);
+        }
         add_refusal(reg, msg);
         return;
     }

@@ -180,11 +180,14 @@ static int str_eq(const char *a, const char *b) {
     return strcmp(a, b) == 0;
 }
 
+/* One entry per (code, class, type), its first message as the example: messages carry
+ * per-request details (ids, times, ports), and grouping by them floods the list with entries
+ * of one each while the count of the kind that matters is lost. */
 static smfw_status add_error_summary(smfw_results *r, const smfw_record_error *e) {
     for (size_t i = 0; i < r->n_errors; i++) {
         smfw_error_summary_entry *x = &r->errors[i];
         if (x->has_code == e->has_code && (!e->has_code || x->code == e->code) &&
-            str_eq(x->type, e->type) && str_eq(x->message, e->message)) {
+            x->error_class == e->error_class && str_eq(x->type, e->type)) {
             x->count++;
             return SMFW_OK;
         }

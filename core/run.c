@@ -194,8 +194,9 @@ static void default_run_name(const smfw_config *cfg, char *buf, size_t size) {
         if (url) {
             const char *p = strstr(url, "://");
             snprintf(host, sizeof host, "%s", p ? p + 3 : url);
-            char *slash = strchr(host, '/');
-            if (slash) *slash = '\0';
+            host[strcspn(host, "/?#")] = '\0';
+            char *at = strrchr(host, '@'); /* userinfo is a credential, never a name */
+            if (at) memmove(host, at + 1, strlen(at + 1) + 1);
             target = host;
         }
     }
@@ -335,6 +336,26 @@ static smfw_status parse_goodput(const smfw_config *cfg, smfw_goodput_slo **out,
     return SMFW_OK;
 }
 
+/* A setting of another backend is accepted (the config file may serve both) but ignored by
+ * this one: say so, or the user believes it took effect. */
+static void warn_other_backends(const smfw_config *cfg, const char *backend) {
+    for (size_t i = 0; i < smfw_config_section_count(cfg); i++) {
+        const char *name = smfw_config_section_name(cfg, i);
+        if (strncmp(name, "backend.", 8) != 0 || strcmp(name + 8, backend) == 0) continue;
+        const smfw_settings *sec = smfw_config_section(cfg, name);
+        const smfw_setting_decl *d = smfw_config_section_decls(cfg, i);
+        for (size_t k = 0; d && d[k].key; k++) {
+            const char *origin = NULL;
+            int line = 0;
+            smfw_setting_source src = smfw_settings_source(sec, d[k].key, &origin, &line);
+            if (src != SMFW_SOURCE_FLAG && src != SMFW_SOURCE_ENV) continue;
+            SMFW_LOG_WARN(NULL, "%s %s is a setting of the %s backend; the %s backend ignores it",
+                          src == SMFW_SOURCE_FLAG ? "option" : "environment variable",
+                          origin ? origin : d[k].key, name + 8, backend);
+        }
+    }
+}
+
 smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
                              const smfw_run_options *opts, smfw_results **out, char **out_dir,
                              smfw_error *err) {
@@ -356,6 +377,7 @@ smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
                               "no backend plugin named \"%s\" (available: %s; see `smfw plugins`)",
                               backend_name ? backend_name : "", avail[0] ? avail : "none");
     }
+    warn_other_backends(cfg, backend_name);
     smfw_goodput_slo *slos = NULL;
     size_t n_slos = 0;
     smfw_status st = parse_goodput(cfg, &slos, &n_slos, err);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <smfw/bundle_limits.h>
@@ -32,6 +33,33 @@ static int scan_plugin_path(void *user, const char *section, const char *name, c
         s->value = strdup(value ? value : "");
     }
     return 1;
+}
+
+/* AIPerf's long names where the meaning is the same (docs/guide.md lists them). */
+static const struct {
+    const char *alias, *flag;
+} aiperf_aliases[] = {{"isl", "input-tokens-mean"},
+                      {"synthetic-input-tokens-mean", "input-tokens-mean"},
+                      {"synthetic-input-tokens-stddev", "input-tokens-stddev"},
+                      {"osl", "output-tokens-mean"},
+                      {"output-tokens-stddev", "output-tokens-stddev"},
+                      {"artifact-dir", "output"},
+                      {"benchmark-duration", "duration"}};
+
+/* Edit distance of two short strings (capped inputs: option names). */
+static size_t edit_distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63) return 99;
+    size_t d[64][64];
+    for (size_t i = 0; i <= la; i++) d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    return d[la][lb];
 }
 
 typedef struct opt_map {
@@ -65,7 +93,7 @@ void smfw_cli_print_help(const smfw_command *cmd, const smfw_config *cfg,
         fputc('\n', out);
     }
     fprintf(out, "Common options:\n"
-                 "  -c, --config FILE                    config file (default ./smfw.conf, then "
+                 "  -C, --config FILE                    config file (default ./smfw.conf, then "
                  "$XDG_CONFIG_HOME/smfw/smfw.conf)\n"
                  "      --plugin-path DIR                search DIR for plugins first "
                  "(repeatable; also SMFW_PLUGIN_PATH)\n"
@@ -73,11 +101,20 @@ void smfw_cli_print_help(const smfw_command *cmd, const smfw_config *cfg,
                  "  -q, --quiet                          errors and warnings only\n"
                  "  -h, --help                           this help\n\n");
     if (!cfg) return;
+    /* Commands that read results list only the settings they use, not every run setting. */
+    const char *only = strcmp(cmd->name, "compare") == 0 ? ",output,"
+                       : strcmp(cmd->name, "merge") == 0 ? ",output,report,goodput,max-error-rate,"
+                                                         : NULL;
     for (size_t s = 0; s < smfw_config_section_count(cfg); s++) {
         const smfw_setting_decl *d = smfw_config_section_decls(cfg, s);
         int header = 0;
         for (size_t k = 0; d && d[k].key; k++) {
             if (!d[k].flag) continue;
+            if (only) {
+                char want[96];
+                snprintf(want, sizeof want, ",%s,", d[k].flag);
+                if (!strstr(only, want)) continue;
+            }
             if (!header) {
                 fprintf(out, "Settings of [%s] (flag, or key in the config file):\n",
                         smfw_config_section_name(cfg, s));
@@ -119,7 +156,7 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) break;
-        if ((strcmp(a, "-c") == 0 || strcmp(a, "--config") == 0) && i + 1 < argc)
+        if ((strcmp(a, "-C") == 0 || strcmp(a, "--config") == 0) && i + 1 < argc)
             config_file = argv[++i];
         else if (strncmp(a, "--config=", 9) == 0)
             config_file = a + 9;
@@ -140,6 +177,15 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
                 if (*p != 'v' && *p != 'q') only_vq = 0;
             if (only_vq)
                 for (const char *p = a + 1; *p; p++) verbosity += *p == 'v' ? 1 : -1;
+        }
+    }
+    for (size_t i = 0; i < n_plugin_dirs; i++) {
+        /* A folder that is not there finds no plugin: say so instead of ignoring it. */
+        struct stat st;
+        if (stat(plugin_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+            smfw_error_set(&err, SMFW_ERR_USAGE, "option --plugin-path: %s is not a folder",
+                           plugin_dirs[i]);
+            return smfw_cli_fail(&err);
         }
     }
     smfw_log_set_level(verbosity >= 2   ? SMFW_LOG_TRACE
@@ -195,7 +241,7 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
     }
 
     /* Pass 2: getopt_long over every flag. */
-    size_t cap = 16 + n_extra * 1;
+    size_t cap = 16 + n_extra + sizeof aiperf_aliases / sizeof aiperf_aliases[0];
     for (size_t s = 0; s < smfw_config_section_count(cli->cfg); s++) {
         const smfw_setting_decl *d = smfw_config_section_decls(cli->cfg, s);
         for (size_t k = 0; d && d[k].key; k++) cap += 2;
@@ -203,7 +249,7 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
     struct option *opts = calloc(cap + 1, sizeof *opts);
     opt_map *map = calloc(cap + 1, sizeof *map);
     char **owned = calloc(cap + 1, sizeof *owned);
-    char shortopts[256] = "+c:hvq";
+    char shortopts[256] = "+:C:hvq"; /* -c is --concurrency (wrk, ab, hey, oha) */
     if (!opts || !map || !owned) {
         free(opts);
         free(map);
@@ -263,6 +309,15 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
             }
         }
     }
+    for (size_t a = 0; a < sizeof aiperf_aliases / sizeof aiperf_aliases[0]; a++)
+        for (size_t t = 0; t < n; t++)
+            if (!map[t].negated && !map[t].extra &&
+                strcmp(opts[t].name, aiperf_aliases[a].flag) == 0) {
+                int has_arg = opts[t].has_arg;
+                const char *target = map[t].flag;
+                ADD(aiperf_aliases[a].alias, has_arg, target, 0, 0);
+                break;
+            }
 #undef ADD
     int rc = -1;
     optind = 1;
@@ -272,7 +327,13 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
         int longidx = -1;
         int c = getopt_long(argc, argv, shortopts, opts, &longidx);
         if (c == -1) {
-            if (optind < argc) {
+            if (optind > 1 && optind <= argc && strcmp(argv[optind - 1], "--") == 0) {
+                /* After "--" everything is an argument (getopt would rewind over it). */
+                while (optind < argc && cli->n_positional < argc)
+                    cli->positional[cli->n_positional++] = argv[optind++];
+                break;
+            }
+            if (optind < argc && cli->n_positional < argc) {
                 cli->positional[cli->n_positional++] = argv[optind++];
                 continue; /* keep parsing options after positionals */
             }
@@ -280,11 +341,25 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
         }
         if (c == '?' || c == ':') {
             const char *bad = argv[optind - 1];
-            smfw_error_set(&err, SMFW_ERR_USAGE,
-                           optopt && c == ':'
-                               ? "option %s needs a value (see `smfw %s --help`)"
-                               : "unknown or incomplete option %s (see `smfw %s --help`)",
-                           bad, cmd->name);
+            char shown[160];
+            /* "--flag=value": name the flag only (the value may be a secret). */
+            snprintf(shown, sizeof shown, "%.*s", (int)strcspn(bad, "="), bad);
+            /* "Did you mean": the nearest long option within two edits. */
+            char hint[160] = "";
+            if (c != ':' && strncmp(shown, "--", 2) == 0) {
+                size_t best = 3, at = 0;
+                for (size_t q = 0; q < n; q++) {
+                    size_t dist = edit_distance(shown + 2, opts[q].name);
+                    if (dist < best) best = dist, at = q;
+                }
+                if (best <= 2) snprintf(hint, sizeof hint, "; did you mean --%s?", opts[at].name);
+            }
+            if (c == ':')
+                smfw_error_set(&err, SMFW_ERR_USAGE,
+                               "option %s needs a value (see `smfw %s --help`)", shown, cmd->name);
+            else
+                smfw_error_set(&err, SMFW_ERR_USAGE, "unknown option %s%s (see `smfw %s --help`)",
+                               shown, hint, cmd->name);
             rc = smfw_cli_fail(&err);
             break;
         }
@@ -297,7 +372,7 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
             extra_idx = map[c - 1000].extra;
         } else {
 
-            if (c == 'c' || c == 'v' || c == 'q' || c == 'h') continue;
+            if (c == 'C' || c == 'v' || c == 'q' || c == 'h') continue;
             for (size_t i = 0; i < n_extra; i++)
                 if (extra[i].short_name == c) {
                     flag = extra[i].name;

@@ -553,6 +553,24 @@ static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, c
 
 /* ---- main ----------------------------------------------------------------- */
 
+/* `--report html` as `run --report html` reads: a positional naming reporters (every item a
+ * reporter plugin) is the list of a bare --report, not a folder. */
+static void take_report_list(smfw_cli *cli, results_opts *o) {
+    for (int i = 0; i < cli->n_positional; i++) {
+        char copy[512];
+        snprintf(copy, sizeof copy, "%s", cli->positional[i]);
+        int all = copy[0] != '\0';
+        char *save = NULL;
+        for (char *t = strtok_r(copy, ",", &save); t && all; t = strtok_r(NULL, ",", &save))
+            if (!smfw_registry_find(cli->reg, SMFW_PLUGIN_REPORTER, t)) all = 0;
+        if (!all) continue;
+        o->report_list = strdup(cli->positional[i]);
+        for (int k = i; k + 1 < cli->n_positional; k++) cli->positional[k] = cli->positional[k + 1];
+        cli->n_positional--;
+        return;
+    }
+}
+
 static int results_main(int argc, char **argv) {
     static const smfw_cli_option extra[] = {
         {"job", required_argument, 0, "NAME", "a managed benchmark job (downloads its bundle)"},
@@ -572,6 +590,7 @@ static int results_main(int argc, char **argv) {
         smfw_cli_cleanup(&cli);
         return rc;
     }
+    if (o.report && !o.report_list) take_report_list(&cli, &o);
     if (cli.n_positional == 1 && !o.local && !o.job && !o.s3)
         o.local = cli.positional[0];
     else if (cli.n_positional) {
@@ -608,6 +627,8 @@ static int results_main(int argc, char **argv) {
     smfw_status st = smfw_bundle_find_runs(dir, &runs, &n_runs, &err);
     if (st != SMFW_OK) {
         rc = smfw_cli_fail(&err);
+        /* A folder the user named is input, as for compare and merge: a usage error. */
+        if (o.local && st != SMFW_ERR_NOMEM) rc = 1;
         free(fetched);
         free(o.report_list);
         smfw_cli_cleanup(&cli);

@@ -9,7 +9,7 @@
 
 extern const smfw_command smfw_command_run;
 
-static void print_summary(const smfw_results *r, const char *dir) {
+static void print_summary(const smfw_results *r, const char *dir, smfw_status st) {
     const smfw_stats *s = r->stats;
     if (!s[SMFW_M_REQUEST_COUNT].present && !s[SMFW_M_ERROR_REQUEST_COUNT].present) return;
     fprintf(stdout, "\n%s\n", r->info.target ? r->info.target : "benchmark results");
@@ -38,7 +38,12 @@ static void print_summary(const smfw_results *r, const char *dir) {
         snprintf(label, sizeof label, "%s (%s)", mi->header, mi->display_unit);
         fprintf(stdout, "  %-52s %10.2f\n", label, x->avg);
     }
-    if (r->info.gate_tripped)
+    if (st == SMFW_ERR_CANCELLED)
+        fprintf(stdout, "  validity: not judged - the run was interrupted\n");
+    else if (smfw_status_exit_code(st) == 2)
+        fprintf(stdout, "  validity: not judged - the run was stopped before it measured "
+                        "anything (see the error above)\n");
+    else if (r->info.gate_tripped)
         fprintf(stdout, "  validity: FAILED - %s\n",
                 r->info.failure_reason ? r->info.failure_reason : "error rate above the gate");
     else
@@ -101,7 +106,8 @@ static int run_main(int argc, char **argv) {
     smfw_error_clear(&err);
     smfw_status st = smfw_run_execute(cli.reg, cli.cfg, &opts, &results, &dir, &err);
     smfw_cli_progress_end();
-    if (results && cli.verbosity >= 0) print_summary(results, dir);
+    if (results && cli.verbosity >= 0) print_summary(results, dir, st);
+    if (cli.verbosity < 0 && dir) printf("%s\n", dir); /* -q: scripts still find the folder */
     if (args.cloudwatch && results && dir && st != SMFW_ERR_CANCELLED) {
         int64_t start = results->info.start_wall_ns, end = results->info.end_wall_ns;
         if (results->stats[SMFW_M_MIN_REQUEST_TIMESTAMP].present && !start)
@@ -131,5 +137,13 @@ const smfw_command smfw_command_run = {
     "Runs one benchmark: loads the dataset, runs the backend, writes the results with the\n"
     "configured reporters into a new folder (default ./smfw-results/<run name>/).\n"
     "`--endpoint mock` benchmarks a private smfw-mock started for the run (no AWS account).\n"
-    "The managed backend prints its plan unless --run is given.",
+    "The managed backend prints its plan unless --run is given.\n\n"
+    "Most used:\n"
+    "  --endpoint NAME | --url URL   what to benchmark (--endpoint mock: a local emulator)\n"
+    "  -c, --concurrency N           requests in flight (closed loop; default 10)\n"
+    "  -r, --request-rate R          open loop: requests per second (-c then caps in flight)\n"
+    "  -n, --request-count N         requests to send (default 300), or --duration TIME\n"
+    "  -m, --model NAME              model name sent in the body\n"
+    "  -o, --output DIR              result folder; --report json,csv,markdown,html\n"
+    "  -C, --config FILE             settings file (`smfw config --template` documents all)",
     run_main};

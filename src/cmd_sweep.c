@@ -386,7 +386,11 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
         gmtime_r(&now, &tm);
         char ts[32];
         strftime(ts, sizeof ts, "%Y%m%dT%H%M%SZ", &tm);
-        snprintf(sweep_name, sizeof sweep_name, "sweep-%s-%s", target, ts);
+        const char *given = smfw_settings_get(prog, "run_name");
+        if (given && *given)
+            snprintf(sweep_name, sizeof sweep_name, "%s", given); /* --run-name names the sweep */
+        else
+            snprintf(sweep_name, sizeof sweep_name, "sweep-%s-%s", target, ts);
         for (char *p = sweep_name; *p; p++)
             if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
                   (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.'))
@@ -499,7 +503,26 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
             free(dir);
             int have = r && (r->stats[SMFW_M_REQUEST_COUNT].present ||
                              r->stats[SMFW_M_ERROR_REQUEST_COUNT].present);
-            if (have) {
+            if (have && st == SMFW_ERR_CANCELLED) {
+                /* A level cut short is not that level's behaviour: keep its folder, mark it,
+                 * and leave it out of the analysis so it is never recommended. */
+                char note[4400];
+                snprintf(note, sizeof note, "%s/PARTIAL.txt", sub);
+                FILE *pf = fopen(note, "w");
+                if (pf) {
+                    fprintf(pf,
+                            "interrupted after %zu requests: a partial level, left out of the "
+                            "sweep's analysis\n",
+                            r->n_records);
+                    fclose(pf);
+                }
+                if (cli->verbosity >= 0)
+                    fprintf(stdout,
+                            "   partial: interrupted after %zu requests; kept in %s, left out of "
+                            "the analysis\n",
+                            r->n_records, sub);
+                smfw_results_free(r);
+            } else if (have) {
                 smfw_results_set_string(&r->info.source_dir, sub);
                 s->results[s->n] = r;
                 smfw_sweep_point_from_results(r, levels[i], &s->points[s->n]);

@@ -46,7 +46,7 @@ typedef struct smfw_cli {
 } smfw_cli;
 
 /**
- * Parse a command line: -c/--config, --plugin-path, -v/-q, -h/--help, every
+ * Parse a command line: -C/--config, --plugin-path, -v/-q, -h/--help, every
  * declared setting's flag (booleans also as --no-<flag>), plus the command's
  * own options, reported through on_option (return non-zero to fail). Loads
  * the plugins and the configuration in precedence order. Prints errors and

@@ -678,6 +678,32 @@ static smfw_status profile_creds(smfw_aws_client *c, const char *profile, int de
     return static_keys(c, profile, 0, out, err);
 }
 
+/* The chain's sentence when every provider said no: which ones were asked, and why each
+ * had nothing (as `aws configure list` would show it), then what to do. */
+static smfw_status no_credentials(smfw_aws_client *c, const char *p, smfw_error *err) {
+    const char *cfg = aws_getenv("AWS_CONFIG_FILE"),
+               *cred = aws_getenv("AWS_SHARED_CREDENTIALS_FILE");
+    const char *home = getenv("HOME");
+    char cfg_path[1024], cred_path[1024];
+    snprintf(cfg_path, sizeof cfg_path, "%s%s", cfg ? cfg : (home ? home : "~"),
+             cfg ? "" : "/.aws/config");
+    snprintf(cred_path, sizeof cred_path, "%s%s", cred ? cred : (home ? home : "~"),
+             cred ? "" : "/.aws/credentials");
+    const char *imds_why = c->no_imds         ? "not asked (disabled for this client)"
+                           : imds_disabled(c) ? "not asked (AWS_EC2_METADATA_DISABLED=true)"
+                                              : "no answer (not on EC2, or no role attached)";
+    return smfw_error_set(
+        err, SMFW_ERR_AUTH,
+        "no AWS credentials found. Tried: environment (%s); web identity (AWS_ROLE_ARN and "
+        "AWS_WEB_IDENTITY_TOKEN_FILE not both set); profile '%s' in %s and %s (no keys, role or "
+        "credential_process there); container (AWS_CONTAINER_CREDENTIALS_RELATIVE_URI/FULL_URI "
+        "not set); EC2 instance metadata (%s). Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, "
+        "run 'aws configure', pass --profile, or run where a role is attached (EC2, ECS, EKS)",
+        c->profile_explicit ? "skipped: --profile names a profile"
+                            : "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY not set",
+        p, cfg_path, cred_path, imds_why);
+}
+
 smfw_status aws_credentials_resolve(smfw_aws_client *c, aws_creds **out, smfw_error *err) {
     *out = NULL;
     smfw_status st;
@@ -694,9 +720,5 @@ smfw_status aws_credentials_resolve(smfw_aws_client *c, aws_creds **out, smfw_er
     if ((st = static_keys(c, p, 0, out, err)) != SMFW_DONE) return st;
     if ((st = from_container(c, out, err)) != SMFW_DONE) return st;
     if ((st = from_imds(c, out, err)) != SMFW_DONE) return st;
-    return smfw_error_set(err, SMFW_ERR_AUTH,
-                          "no AWS credentials found: set AWS_ACCESS_KEY_ID and "
-                          "AWS_SECRET_ACCESS_KEY, run 'aws configure' (profile '%s'), use "
-                          "--profile, or run where a role is attached (EC2, ECS, EKS)",
-                          p);
+    return no_credentials(c, p, err);
 }

@@ -147,8 +147,16 @@ static int starts_ci(const char *s, const char *end, const char *m) {
 }
 
 void aws_http_redact(aws_buf *out, const char *s, size_t len) {
-    static const char *const header_markers[] = {
-        "authorization:", "x-amz-security-token:", "x-aws-ec2-metadata-token:", NULL};
+    /* Headers whose value is a credential whatever sent them. */
+    static const char *const header_markers[] = {"authorization:",
+                                                 "proxy-authorization:",
+                                                 "x-amz-security-token:",
+                                                 "x-aws-ec2-metadata-token:",
+                                                 "x-api-key:",
+                                                 "api-key:",
+                                                 "cookie:",
+                                                 "set-cookie:",
+                                                 NULL};
     static const char *const xml_markers[] = {"<SecretAccessKey>", "<SessionToken>", "<Token>",
                                               NULL};
     static const char *const json_markers[] = {"\"SecretAccessKey\"", "\"Token\"",
@@ -231,7 +239,8 @@ static int body_is_text(const char *p, size_t n) {
 static void trace_request(const aws_http_request *req) {
     aws_buf b;
     aws_buf_init(&b);
-    aws_buf_printf(&b, "%s %s\n", req->method, req->url);
+    char shown[4096]; /* a presigned URL carries its signature in the query */
+    aws_buf_printf(&b, "%s %s\n", req->method, smfw_url_redact(shown, sizeof shown, req->url));
     for (size_t i = 0; i < req->header_count; i++)
         aws_buf_printf(&b, "%s: %s\n", req->headers[i].name, req->headers[i].value);
     if (!aws_buf_failed(&b)) trace_block("> ", b.data, b.len);

@@ -131,6 +131,16 @@ SMFW_API void smfw_secret_register(const char *secret);
  */
 SMFW_API char *smfw_secret_mask(char *dst, size_t dst_size, const char *src);
 
+/**
+ * Copy url to dst (capacity dst_size, always NUL-terminated) as it may be shown
+ * or written: the userinfo ("user:password@") and the value of every query
+ * parameter become "****"; keys, host, port and path stay. Returns dst.
+ */
+SMFW_API char *smfw_url_redact(char *dst, size_t dst_size, const char *url);
+
+/** Register the userinfo and every query value of url as secrets (see smfw_secret_register). */
+SMFW_API void smfw_url_register_secrets(const char *url);
+
 /** Forget all registered secrets (tests). */
 SMFW_API void smfw_secret_clear_all(void);
 

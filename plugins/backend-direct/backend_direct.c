@@ -31,6 +31,7 @@
 #include "options.h"
 #include "outputs.h"
 #include "payload.h"
+#include "preflight.h"
 #include "selfcheck.h"
 #include "start_barrier.h"
 
@@ -91,6 +92,7 @@ static smfw_status direct_create(const smfw_settings *settings, const smfw_confi
     if (st == SMFW_OK)
         st = direct_start_barrier_parse(smfw_settings_get(settings, "start_at"), direct_wall_ns(),
                                         &b->start, err);
+    if (st == SMFW_OK) st = direct_preflight(&b->opt, err);
     if (st != SMFW_OK) {
         direct_options_free(&b->opt);
         free(b);
@@ -293,6 +295,8 @@ static size_t drain(run_state *rs, size_t max, int wait_ms) {
         direct_completion_clear(x);
     }
     direct_outputs_flush(&rs->outputs);
+    /* A record that cannot be written (disk full): stop now, not after every request. */
+    if (rs->add_status != SMFW_OK) atomic_store(&rs->eng->stop_issuing, 1);
     pthread_mutex_unlock(&rs->write_lock);
     free(c);
     return n;
@@ -372,8 +376,8 @@ static void fill_info(smfw_results *r, const direct_options *o, const direct_eng
     smfw_run_info *in = &r->info;
     char target[1024];
     if (o->transport == DIRECT_TRANSPORT_HTTP) {
-        snprintf(target, sizeof target, "OpenAI-compatible server %s", eng->tr.url);
-        smfw_results_set_string(&in->url, eng->tr.url);
+        snprintf(target, sizeof target, "OpenAI-compatible server %s", eng->tr.shown_url);
+        smfw_results_set_string(&in->url, eng->tr.shown_url);
     } else {
         snprintf(target, sizeof target, "SageMaker endpoint %s%s%s in %s%s",
                  o->mock ? "mock (local smfw-mock)" : o->endpoint,
@@ -383,7 +387,7 @@ static void fill_info(smfw_results *r, const direct_options *o, const direct_eng
         smfw_results_set_string(&in->endpoint_name, o->endpoint);
         smfw_results_set_string(&in->inference_component, o->inference_component);
         smfw_results_set_string(&in->region, eng->tr.region);
-        smfw_results_set_string(&in->url, eng->tr.url);
+        smfw_results_set_string(&in->url, eng->tr.shown_url);
     }
     smfw_results_set_string(&in->backend, "direct");
     smfw_results_set_string(&in->target, target);
@@ -421,7 +425,7 @@ static json_t *input_config_json(const direct_options *o, const direct_engine *e
     json_object_set_new(ep, "model_names", models);
     json_object_set_new(ep, "type", json_string(direct_endpoint_type_name(o->endpoint_type)));
     json_object_set_new(ep, "streaming", json_boolean(o->streaming));
-    json_object_set_new(ep, "url", json_string(eng->tr.url));
+    json_object_set_new(ep, "url", json_string(eng->tr.shown_url));
     json_object_set_new(ic, "endpoint", ep);
     if (o->n_extra) {
         json_t *extra = json_array();
@@ -473,7 +477,7 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         return smfw_error_set(err, SMFW_ERR_CONFIG, "the direct backend needs prompts");
     if (run->dry_run) {
         SMFW_LOG_INFO("direct", "dry run: would send %lld requests to %s",
-                      (long long)o->request_count, o->url ? o->url : o->endpoint);
+                      (long long)o->request_count, o->url ? "the --url server" : o->endpoint);
         return SMFW_OK;
     }
     direct_mock mock;
@@ -506,6 +510,12 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     }
     st = build_payloads(o, run->prompts, &payloads, &inputs, err);
     if (st != SMFW_OK) goto out;
+    if (o->duration_s <= 0 && o->warmup_duration_s <= 0) {
+        /* inputs.json holds what is sent: the warm-up's prompts, then the profiling ones. */
+        size_t used = (size_t)(o->warmup_request_count + o->request_count_total);
+        while (json_array_size(inputs) > used)
+            json_array_remove(inputs, json_array_size(inputs) - 1);
+    }
     st = direct_write_inputs_json(run->output_dir, inputs, err);
     if (st != SMFW_OK) goto out;
     st = direct_engine_init(eng, o, payloads, run->prompts->count, run->cancel, err);
@@ -537,16 +547,22 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         st = run_phase(rs, DIRECT_PHASE_WARMUP, o->warmup_request_count, o->warmup_duration_s, 1e6,
                        err);
         if (st != SMFW_OK) goto out;
+        if (eng->ff.tripped) {
+            st = direct_failfast_error(&eng->ff, "warm-up", err);
+            goto out;
+        }
         eng->prompt_offset = atomic_load(&eng->issued);
     }
     direct_start_barrier_wait(&b->start, run->cancel, run->quiet);
     double cpu0 = direct_process_cpu_s();
     int64_t t0 = direct_mono_ns();
     results->info.start_wall_ns = direct_wall_ns();
+    int profiled = 0;
     if (!(run->cancel && *run->cancel)) {
         st =
             run_phase(rs, DIRECT_PHASE_PROFILING, o->request_count, o->duration_s, o->grace_s, err);
         if (st != SMFW_OK) goto out;
+        profiled = 1;
     }
     results->info.end_wall_ns = direct_wall_ns();
     double wall_s = (double)(direct_mono_ns() - t0) / 1e9;
@@ -570,7 +586,13 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
 
     /* Self-check. */
     direct_selfcheck sc;
-    direct_selfcheck_collect(eng, wall_s, cpu_s, rs->valid + rs->errors, &sc);
+    if (profiled) {
+        direct_selfcheck_collect(eng, wall_s, cpu_s, rs->valid + rs->errors, &sc);
+    } else {
+        /* Interrupted in the warm-up: no profiling to judge (its workers' CPU over a
+         * zero-length phase read as "busy 21260760 %"). */
+        memset(&sc, 0, sizeof sc);
+    }
     self_json = direct_selfcheck_json(&sc);
     {
         json_t *obj = json_object();
@@ -593,6 +615,14 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     st = smfw_results_compute(results, o->slos, o->n_slos, err);
     if (st != SMFW_OK && st != SMFW_ERR_VALIDITY) goto out;
     smfw_status gate = results->info.gate_tripped ? SMFW_ERR_VALIDITY : SMFW_OK;
+    smfw_error ff_err;
+    smfw_error_clear(&ff_err);
+    if (eng->ff.tripped) {
+        /* Not a measurement: the gate's verdict would blame the endpoint's error rate. */
+        direct_failfast_error(&eng->ff, "profiling", &ff_err);
+        smfw_results_set_string(&results->info.failure_reason, ff_err.message);
+        gate = SMFW_OK;
+    }
 
     direct_diagnose(results, o, eng->tr.region, rs->skew_s,
                     o->mock ? "smfw-mock" : (eng->tr.aws ? "the AWS provider chain" : NULL),
@@ -610,10 +640,24 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         smfw_error_set(err, SMFW_ERR_VALIDITY, "%s", why ? why : "validity gate tripped");
         free(why);
     }
-    if (results->info.was_cancelled) {
+    if (eng->ff.tripped) {
+        *err = ff_err;
+        st = ff_err.status;
+    } else if (results->info.was_cancelled) {
+        /* Cancelled requests did not finish, and an interrupted run has no verdict. */
+        int64_t cancelled = 0;
+        for (size_t i = 0; i < results->n_records; i++)
+            if (results->records[i].error &&
+                results->records[i].error->error_class == SMFW_ERRCLASS_CANCELLED)
+                cancelled++;
+        int64_t finished = rs->valid + rs->errors - cancelled;
+        char more[64] = "";
+        if (cancelled)
+            snprintf(more, sizeof more, ", %lld cancelled in flight", (long long)cancelled);
         st = smfw_error_set(err, SMFW_ERR_CANCELLED,
-                            "interrupted: results of the %lld finished requests were written",
-                            (long long)(rs->valid + rs->errors));
+                            "interrupted%s: %lld requests finished%s; their records were written "
+                            "(no validity verdict)",
+                            profiled ? "" : " during the warm-up", (long long)finished, more);
     } else {
         st = gate;
     }

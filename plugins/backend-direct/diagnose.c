@@ -116,7 +116,7 @@ void direct_diagnose(const smfw_results *r, const direct_options *o, const char 
                  "--region %s) and, for inference-component endpoints, "
                  "--inference-component"
                : "%zu requests got 404/validation errors: check the route (%s) and --model",
-            not_found, sm ? (o->endpoint ? o->endpoint : "") : (o->url ? o->url : ""), rg,
+            not_found, sm ? (o->endpoint ? o->endpoint : "") : (r->info.url ? r->info.url : ""), rg,
             o->endpoint ? o->endpoint : "", rg);
     if (throttled)
         add(h,

@@ -313,6 +313,17 @@ void direct_engine_wake_takers(direct_engine *eng) {
 
 /* ---- requests -------------------------------------------------------------- */
 
+/* Judge the phase's first completions as they finish (failfast.h): a worker that waited
+ * for the recorder would send dozens more to an endpoint that is gone. */
+static void failfast_note(direct_engine *eng, const direct_completion *c) {
+    if (atomic_load(&eng->ff_done)) return;
+    pthread_mutex_lock(&eng->ff_lock);
+    if (direct_failfast_add(&eng->ff, &c->rec, c->is_error))
+        atomic_store(&eng->stop_issuing, 1); /* what finished is kept */
+    if (eng->ff.decided || eng->ff.tripped) atomic_store(&eng->ff_done, 1);
+    pthread_mutex_unlock(&eng->ff_lock);
+}
+
 static void finish_slot(direct_worker *w, direct_slot *s, CURLcode rc, int cancelled) {
     direct_engine *eng = w->eng;
     int64_t now = direct_mono_ns();
@@ -329,6 +340,7 @@ static void finish_slot(direct_worker *w, direct_slot *s, CURLcode rc, int cance
     if (direct_record_build(eng, s, rc, &c) == SMFW_OK) {
         c.warmup = eng->phase == DIRECT_PHASE_WARMUP;
         if (c.is_error) atomic_fetch_add(&eng->errors, 1);
+        if (!cancelled) failfast_note(eng, &c);
         push_completion(w, &c);
     }
     s->busy = 0;
@@ -377,6 +389,7 @@ static int start_request(direct_worker *w, direct_slot *s, int64_t index, int64_
         if (direct_record_build(eng, s, CURLE_OK, &c) == SMFW_OK) {
             c.warmup = eng->phase == DIRECT_PHASE_WARMUP;
             atomic_fetch_add(&eng->errors, 1);
+            failfast_note(eng, &c);
             push_completion(w, &c);
         }
         s->busy = 0;
@@ -452,10 +465,54 @@ static int start_pending(direct_worker *w, int *exhausted) {
             *exhausted = 1;
             break;
         }
-        start_request(w, s, idx, pending_pop(w));
+        /* A request that could not even be sent (no credentials) frees its slot at once:
+         * queue the slot's next one, or a closed loop stops refilling and never ends. */
+        if (start_request(w, s, idx, pending_pop(w)) != 0) pending_push(w, direct_mono_ns());
         started++;
     }
     return started;
+}
+
+/*
+ * Open loop: arrivals are taken from the schedule as slots free, never queued. An arrival
+ * that is due while every slot is busy keeps its intended time and is sent late (its lag is
+ * measured); a rate far above what the slots carry costs nothing but that lag.
+ */
+static int start_due(direct_worker *w, int64_t now, int *exhausted) {
+    direct_engine *eng = w->eng;
+    int started = 0;
+    while (w->next_arrival <= now && w->next_arrival < eng->issue_end_ns &&
+           started < DIRECT_STARTS_PER_PASS) {
+        direct_slot *s = slot_acquire(w);
+        if (!s) break;
+        int64_t idx;
+        if (!claim_index(eng, &idx)) {
+            *exhausted = 1;
+            w->next_arrival = DIRECT_NO_DEADLINE;
+            break;
+        }
+        direct_lag_add(&w->timer_lag, now - w->next_arrival);
+        start_request(w, s, idx, w->next_arrival);
+        w->next_arrival = direct_arrivals_next(&w->arrivals);
+        started++;
+    }
+    return started;
+}
+
+/* Arrivals due before `until` that were never sent, counted by walking the schedule (at most
+ * what the budget had left, and a bound on the walk). */
+static uint64_t count_unsent(direct_worker *w, int64_t until) {
+    direct_engine *eng = w->eng;
+    uint64_t n = 0, cap = 100000000ull;
+    if (eng->index_limit != DIRECT_NO_DEADLINE) {
+        int64_t left = eng->index_limit - atomic_load(&eng->next_index);
+        cap = left > 0 ? (uint64_t)left : 0;
+    }
+    while (w->next_arrival < until && n < cap) {
+        n++;
+        w->next_arrival = direct_arrivals_next(&w->arrivals);
+    }
+    return n;
 }
 
 /* Finished transfers become records; in a closed loop each freed slot queues its next
@@ -523,8 +580,10 @@ static void *worker_main(void *arg) {
                 w->grace_deadline = from + (int64_t)(eng->grace_s * 1e9);
                 if (!user_stop && eng->issue_end_ns == DIRECT_NO_DEADLINE)
                     w->grace_deadline = DIRECT_NO_DEADLINE;
-                if (!closed) w->dropped_arrivals += w->pend_len; /* closed: refills */
-                w->pend_len = 0;
+                if (!closed && w->next_arrival != DIRECT_NO_DEADLINE)
+                    w->dropped_arrivals +=
+                        count_unsent(w, from < eng->issue_end_ns ? from : eng->issue_end_ns);
+                w->pend_len = 0; /* closed: the refills of freed slots */
                 w->next_arrival = DIRECT_NO_DEADLINE;
             }
         }
@@ -541,37 +600,29 @@ static void *worker_main(void *arg) {
             break;
         }
         int started = 0;
-        if (!closed && !w->stop_local && !exhausted) {
-            while (w->next_arrival <= now) {
-                if (w->next_arrival >= eng->issue_end_ns) break;
-                direct_lag_add(&w->timer_lag, now - w->next_arrival);
-                pending_push(w, w->next_arrival);
-                w->next_arrival = direct_arrivals_next(&w->arrivals);
-                if (eng->index_limit != DIRECT_NO_DEADLINE &&
-                    atomic_load(&eng->next_index) >= eng->index_limit) {
-                    exhausted = 1;
-                    w->next_arrival = DIRECT_NO_DEADLINE;
-                    break;
-                }
-            }
-            if (w->pend_len == 0 && eng->index_limit != DIRECT_NO_DEADLINE &&
-                atomic_load(&eng->next_index) >= eng->index_limit) {
-                exhausted = 1;
-                w->next_arrival = DIRECT_NO_DEADLINE;
-            }
+        if (!closed && !w->stop_local && !exhausted && eng->index_limit != DIRECT_NO_DEADLINE &&
+            atomic_load(&eng->next_index) >= eng->index_limit) {
+            exhausted = 1; /* the other workers took the rest of the budget */
+            w->next_arrival = DIRECT_NO_DEADLINE;
         }
         process_done(w, closed, exhausted);
-        if (!w->stop_local) started += start_pending(w, &exhausted);
+        /* stop_issuing again: a completion just judged may have stopped the run. */
+        if (!w->stop_local && !atomic_load(&eng->stop_issuing))
+            started += closed ? start_pending(w, &exhausted) : start_due(w, now, &exhausted);
         if (started) socket_action(w, CURL_SOCKET_TIMEOUT, 0);
         if (w->n_busy == 0 && w->pend_len == 0 && (w->stop_local || exhausted)) break;
 
         int64_t wake = w->curl_deadline;
-        if (w->next_arrival < wake) wake = w->next_arrival;
+        int has_slot = w->n_busy < w->max_slots;
+        /* A due arrival waits for a slot, not for a timer: no spinning while all are busy. */
+        if (has_slot && w->next_arrival < wake) wake = w->next_arrival;
         if (w->grace_deadline < wake) wake = w->grace_deadline;
         if (!w->stop_local && eng->issue_end_ns < wake) wake = eng->issue_end_ns;
         now = direct_mono_ns();
         int timeout_ms = 100;
-        int more_to_start = !w->stop_local && w->pend_len > 0 && w->n_busy < w->max_slots;
+        int more_to_start = !w->stop_local && has_slot &&
+                            (w->pend_len > 0 || (!closed && w->next_arrival <= now &&
+                                                 w->next_arrival < eng->issue_end_ns));
         if (wake <= now || more_to_start) {
             timeout_ms = 0;
         } else {
@@ -598,7 +649,6 @@ static void *worker_main(void *arg) {
         }
         if (w->curl_deadline <= direct_mono_ns()) socket_action(w, CURL_SOCKET_TIMEOUT, 0);
     }
-    if (!closed) w->dropped_arrivals += w->pend_len;
     w->pend_len = 0;
     publish_completions(w, 1);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
@@ -626,6 +676,7 @@ smfw_status direct_engine_init(direct_engine *eng, const direct_options *o,
     eng->parse.keep_text = 1;
     pthread_mutex_init(&eng->qlock, NULL);
     pthread_cond_init(&eng->qcond, NULL);
+    pthread_mutex_init(&eng->ff_lock, NULL);
     if (n_payloads == 0) return smfw_error_set(err, SMFW_ERR_CONFIG, "no prompts to send");
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
         return smfw_error_set(err, SMFW_ERR_INTERNAL, "libcurl could not be initialised");
@@ -636,6 +687,13 @@ smfw_status direct_engine_init(direct_engine *eng, const direct_options *o,
     int64_t in_flight =
         closed ? o->concurrency
                : (o->max_concurrency ? o->max_concurrency : (int64_t)(o->request_rate * 2.0) + 16);
+    /* A run bounded by counts alone never has more in flight than its largest phase: the
+     * connections are made for that, not for the rate. */
+    if (!closed && o->duration_s <= 0 && o->warmup_duration_s <= 0 && o->request_count > 0) {
+        int64_t most =
+            o->request_count > o->warmup_request_count ? o->request_count : o->warmup_request_count;
+        if (in_flight > most) in_flight = most;
+    }
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     int nw =
         o->workers ? o->workers : direct_default_workers(in_flight, o->request_rate, (int)cpus);
@@ -715,6 +773,8 @@ smfw_status direct_engine_start_phase(direct_engine *eng, direct_phase phase, in
     atomic_store(&eng->issued, 0);
     atomic_store(&eng->done, 0);
     atomic_store(&eng->errors, 0);
+    direct_failfast_init(&eng->ff, count);
+    atomic_store(&eng->ff_done, 0);
     atomic_store(&eng->workers_running, eng->n_workers);
     for (int i = 0; i < eng->n_workers; i++) {
         direct_worker *w = &eng->workers[i];
@@ -762,6 +822,7 @@ void direct_engine_free(direct_engine *eng) {
     free(eng->queue);
     direct_transport_free(&eng->tr);
     pthread_mutex_destroy(&eng->qlock);
+    pthread_mutex_destroy(&eng->ff_lock);
     pthread_cond_destroy(&eng->qcond);
     memset(eng, 0, sizeof *eng);
 }

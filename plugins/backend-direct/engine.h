@@ -27,6 +27,7 @@
 #include <smfw/sigv4.h>
 
 #include "dbuf.h"
+#include "failfast.h"
 #include "options.h"
 #include "payload.h"
 #include "scheduler.h"
@@ -145,11 +146,13 @@ typedef struct direct_completion {
 typedef struct direct_transport {
     direct_transport_kind kind;
     char *url;         /* full request URL */
+    char *shown_url;   /* url as it may be printed or written (smfw_url_redact) */
     char *host;        /* Host header value as curl sends it */
     char *path;        /* wire path (signed) */
     char *auth_header; /* "Authorization: Bearer ..." or NULL */
     /* SageMaker signing: the AWS client, or explicit credentials (smfw-mock) */
     smfw_aws_client *aws;
+    int aws_borrowed; /* aws belongs to the options (direct_preflight) */
     smfw_sigv4_signer *signer;
     smfw_aws_credentials explicit_creds;
     char *explicit_akid, *explicit_secret;
@@ -165,6 +168,10 @@ typedef struct direct_engine {
     const direct_payload *payloads;
     size_t n_payloads;
     direct_parse_cfg parse;
+    /* fail-fast verdict on the phase's first completions (failfast.h) */
+    direct_failfast ff;
+    pthread_mutex_t ff_lock;
+    _Atomic int ff_done;
     direct_worker *workers;
     int n_workers;
     volatile sig_atomic_t *cancel;

@@ -222,8 +222,10 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
     for (size_t i = 0; i < o->n_headers; i++) {
         const char *c = strchr(o->headers[i], ':');
         if (!c || c == o->headers[i])
-            return smfw_error_set(err, SMFW_ERR_CONFIG, "header \"%s\" is not \"Name: value\"",
-                                  o->headers[i]);
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "header %zu is not \"Name: value\" (its text is not shown: it "
+                                  "may hold a secret)",
+                                  i + 1);
     }
 
     /* Load shape. */
@@ -253,6 +255,18 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
     if (o->max_concurrency < 0)
         return smfw_error_set(err, SMFW_ERR_CONFIG, "max concurrency must be positive");
     const char *arrival = smfw_settings_get(run, "arrival");
+    if (o->request_rate > 0 && was_set(run, "concurrency")) {
+        /* AIPerf reads --concurrency with a rate as the cap on requests in flight. */
+        if (was_set(run, "max_concurrency"))
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "--concurrency and --max-concurrency both cap an open-loop run "
+                                  "(--request-rate): give one of them");
+        o->max_concurrency = o->concurrency;
+        SMFW_LOG_INFO("direct",
+                      "--concurrency %lld with --request-rate: at most %lld requests in flight "
+                      "(as --max-concurrency)",
+                      (long long)o->concurrency, (long long)o->concurrency);
+    }
     if (o->request_rate > 0) {
         if (!arrival || strcmp(arrival, "poisson") == 0)
             o->arrival = DIRECT_ARRIVAL_POISSON;
@@ -307,6 +321,12 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
         }
         o->request_rate = smfw_shard_rate(&o->shard, o->request_rate);
     }
+    if (o->transport == DIRECT_TRANSPORT_HTTP && !o->model && o->endpoint_type != DIRECT_EP_TGI &&
+        o->endpoint_type != DIRECT_EP_TEMPLATE)
+        SMFW_LOG_WARN("direct",
+                      "no --model: the requests carry no \"model\" field, which vLLM, SGLang "
+                      "and OpenAI refuse; pass --model NAME (the server's GET /v1/models lists "
+                      "them)");
     o->output_tokens_mean = ds ? smfw_settings_get_double(ds, "output_tokens_mean", 256) : 256;
     o->output_tokens_stddev = ds ? smfw_settings_get_double(ds, "output_tokens_stddev", 16) : 16;
     return parse_goodput(o, run, err);
@@ -322,6 +342,7 @@ void direct_options_free(direct_options *o) {
     free(o->profile);
     free(o->endpoint_url);
     free(o->ca_bundle);
+    if (o->aws) smfw_aws_client_free(o->aws);
     free(o->url);
     free(o->path);
     free(o->api_key);

@@ -8,6 +8,7 @@
 #ifndef DIRECT_OPTIONS_H
 #define DIRECT_OPTIONS_H
 
+#include <smfw/aws.h>
 #include <smfw/config.h>
 #include <smfw/results.h>
 #include <smfw/shard.h>
@@ -26,7 +27,8 @@ typedef struct direct_options {
     char *endpoint;
     char *inference_component, *target_variant, *target_model, *target_container_hostname;
     char *region, *profile, *endpoint_url, *ca_bundle;
-    int mock; /* --endpoint mock: start smfw-mock for the run */
+    int mock;             /* --endpoint mock: start smfw-mock for the run */
+    smfw_aws_client *aws; /* made by direct_preflight(), lent to the transport (owned here) */
     /* OpenAI-compatible */
     char *url;
     char *path; /* endpoint path override */

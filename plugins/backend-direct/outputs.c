@@ -32,8 +32,9 @@ smfw_status direct_write_inputs_json(const char *dir, json_t *data, smfw_error *
     int rc = json_dumpf(root, f, JSON_INDENT(2));
     json_decref(root);
     if (rc != 0) {
+        int e = errno; /* the failed write's reason: a full disk, a file-size limit */
         fclose(f);
-        return smfw_error_set(err, SMFW_ERR_IO, "cannot write %s", path);
+        return smfw_error_set(err, SMFW_ERR_IO, "cannot write %s: %s", path, strerror(e));
     }
     return close_checked(f, path, err);
 }

@@ -122,6 +122,16 @@ static void classify_curl(CURLcode rc, const char *errbuf, double timeout_s, smf
         *type = "TimeoutError";
         snprintf(message, cap, "no complete response within %.0f s (%s)", timeout_s, detail);
         return;
+    case CURLE_OUT_OF_MEMORY:
+        /* libcurl (before 8.6: CURLE_TOO_LARGE) reports a response header over its limit
+         * (100 KiB a header line, 300 KiB in all) as out of memory; a real allocation
+         * failure of libcurl is the rare case. */
+        *cls = SMFW_ERRCLASS_PROTOCOL;
+        *type = "ResponseHeaderTooLarge";
+        snprintf(message, cap,
+                 "the response headers are larger than libcurl accepts (100 KiB a header "
+                 "line): a protocol problem of the server or a proxy");
+        return;
     case CURLE_RECV_ERROR:
     case CURLE_SEND_ERROR:
     case CURLE_PARTIAL_FILE:

@@ -220,7 +220,13 @@ int direct_parse_message(const direct_parse_cfg *cfg, direct_acc *a, const char 
         len--;
     if (len == 0 || (len == 6 && memcmp(msg, "[DONE]", 6) == 0)) return 0;
     dj_value root;
-    if (dj_parse(msg, len, &root) != 0) return 0; /* not JSON: yields nothing (AIPerf) */
+    if (dj_parse(msg, len, &root) != 0) {
+        /* A broken stream, not an empty answer: say which message (its start) was bad. */
+        direct_acc_fail(a, SMFW_ERRCLASS_PROTOCOL, 0, 0, "JSONDecodeError",
+                        "a stream message is not valid JSON (%zu bytes, starting \"%.40s\")", len,
+                        msg);
+        return -1;
+    }
     switch (cfg->type) {
     case DIRECT_EP_CHAT:
         return parse_chat(cfg, a, &root, ts);

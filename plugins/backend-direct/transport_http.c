@@ -46,8 +46,7 @@ smfw_status direct_http_init(direct_transport *tr, const direct_options *o, smfw
         snprintf(url, sizeof url, "%s", base); /* the URL already names the route */
     }
     if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0)
-        return smfw_error_set(err, SMFW_ERR_CONFIG, "--url must be http:// or https://, not %s",
-                              o->url);
+        return smfw_error_set(err, SMFW_ERR_CONFIG, "--url must be http:// or https://");
     tr->url = strdup(url);
     if (o->api_key) {
         size_t n = strlen(o->api_key) + 32;
@@ -113,8 +112,14 @@ static int http_headers_reuse(direct_slot *s) {
 smfw_status direct_transport_init(direct_transport *tr, const direct_options *o, smfw_error *err) {
     memset(tr, 0, sizeof *tr);
     tr->kind = o->transport;
-    if (o->transport == DIRECT_TRANSPORT_HTTP) return direct_http_init(tr, o, err);
-    return direct_sagemaker_init(tr, o, err);
+    smfw_status st = o->transport == DIRECT_TRANSPORT_HTTP ? direct_http_init(tr, o, err)
+                                                           : direct_sagemaker_init(tr, o, err);
+    if (st != SMFW_OK) return st;
+    /* Userinfo and query values may be credentials: only the redacted form leaves. */
+    char shown[4096];
+    smfw_url_redact(shown, sizeof shown, tr->url);
+    tr->shown_url = strdup(shown);
+    return tr->shown_url ? SMFW_OK : smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
 }
 
 smfw_status direct_transport_headers(direct_transport *tr, const direct_options *o, direct_slot *s,
@@ -132,6 +137,7 @@ smfw_status direct_transport_headers(direct_transport *tr, const direct_options 
 
 void direct_transport_free(direct_transport *tr) {
     free(tr->url);
+    free(tr->shown_url);
     free(tr->host);
     free(tr->path);
     free(tr->auth_header);
@@ -139,6 +145,6 @@ void direct_transport_free(direct_transport *tr) {
     free(tr->explicit_akid);
     free(tr->explicit_secret);
     if (tr->signer) smfw_sigv4_signer_free(tr->signer);
-    if (tr->aws) smfw_aws_client_free(tr->aws);
+    if (tr->aws && !tr->aws_borrowed) smfw_aws_client_free(tr->aws);
     memset(tr, 0, sizeof *tr);
 }

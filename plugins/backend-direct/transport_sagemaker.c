@@ -34,7 +34,10 @@ static void url_encode(const char *in, char *out, size_t cap) {
 smfw_status direct_sagemaker_init(direct_transport *tr, const direct_options *o, smfw_error *err) {
     smfw_status st;
     /* The AWS client resolves region, credentials and endpoint overrides like the AWS CLI. */
-    if (!o->mock) {
+    if (o->aws) {
+        tr->aws = o->aws; /* checked by direct_preflight(); the options own it */
+        tr->aws_borrowed = 1;
+    } else if (!o->mock) {
         smfw_aws_options aopt;
         memset(&aopt, 0, sizeof aopt);
         aopt.region = o->region;

@@ -73,6 +73,22 @@ typedef struct managed_ctx {
     int public_feed;
 } managed_ctx;
 
+/* "smfw results --job NAME" plus the --region, --endpoint-url and --profile of this run, so
+ * the command works from another shell. */
+static void come_back_command(const smfw_config *cfg, const char *job, const char *region,
+                              char *out, size_t size) {
+    const smfw_settings *aws = smfw_config_section(cfg, "aws");
+    const char *profile = smfw_settings_get(aws, "profile");
+    const char *url = smfw_settings_get(aws, "endpoint_url");
+    int n = snprintf(out, size, "smfw results --job %s", job);
+    if (region && *region && n >= 0 && (size_t)n < size)
+        n += snprintf(out + n, size - (size_t)n, " --region %s", region);
+    if (url && *url && n >= 0 && (size_t)n < size)
+        n += snprintf(out + n, size - (size_t)n, " --endpoint-url %s", url);
+    if (profile && *profile && n >= 0 && (size_t)n < size)
+        snprintf(out + n, size - (size_t)n, " --profile %s", profile);
+}
+
 static smfw_status managed_create(const smfw_settings *settings, const smfw_config *cfg, void **out,
                                   smfw_error *err) {
     const char *mode = smfw_settings_get(settings, "on_interrupt");
@@ -88,6 +104,14 @@ static smfw_status managed_create(const smfw_settings *settings, const smfw_conf
                               "letters, digits and hyphens, starting and ending with a letter or "
                               "digit)",
                               name);
+    /* "mock" means the emulator for the direct backend; here it would name a real endpoint. */
+    const char *ep = smfw_settings_get(smfw_config_section(cfg, "run"), "endpoint");
+    const char *eu = smfw_settings_get(smfw_config_section(cfg, "aws"), "endpoint_url");
+    if (ep && strcmp(ep, "mock") == 0 && !(eu && *eu))
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "--endpoint mock starts smfw-mock for the direct backend only; for "
+                              "the managed backend start smfw-mock and pass --endpoint-url (see "
+                              "docs/mock.md), or name a real endpoint");
     /* Fail fast on a bad spec (unknown parameter...), before the dataset loads. */
     json_t *spec = NULL;
     smfw_status st = managed_spec_build(cfg, &spec, err);
@@ -303,11 +327,11 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
     }
     st = managed_job_launch(client, &plan, err);
     if (st != SMFW_OK) goto done;
+    char again[1400]; /* the command that finds the job again: the AWS options this run used */
+    come_back_command(cfg, plan.job_name, plan.region, again, sizeof again);
     if (!smfw_settings_get_bool(mine, "wait", 1)) {
-        fprintf(stdout,
-                "Benchmark job %s launched; see its results later with:\n  smfw results "
-                "--job %s\n",
-                plan.job_name, plan.job_name);
+        fprintf(stdout, "Benchmark job %s launched; see its results later with:\n  %s\n",
+                plan.job_name, again);
         st = SMFW_OK;
         goto done;
     }
@@ -319,10 +343,8 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
     st = managed_job_wait(client, plan.job_name, run, &wo, &end, &describe, err);
     if (st != SMFW_OK) goto done;
     if (end == MANAGED_WAIT_DETACHED) {
-        fprintf(stdout,
-                "\nDetached; benchmark job %s keeps running. Come back with:\n  smfw "
-                "results --job %s\n",
-                plan.job_name, plan.job_name);
+        fprintf(stdout, "\nDetached; benchmark job %s keeps running. Come back with:\n  %s\n",
+                plan.job_name, again);
         st = smfw_error_set(err, SMFW_ERR_CANCELLED,
                             "detached from benchmark job %s (it keeps running)", plan.job_name);
         goto done;

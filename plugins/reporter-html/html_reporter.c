@@ -168,10 +168,17 @@ static int html_section_charts(rpt_buf *b, const html_reporter *self, const smfw
         snprintf(note, sizeof note, "Showing %zu of %zu requests (evenly spaced).", xy.n, total);
         c.note = note;
     }
-    html_one_series_chart(b, &c, &xy, "TTFT", HTML_SERIES_POINTS,
-                          r->n_records ? "No request has a time to first token (not streaming)."
-                                       : "No per-request records (profile_export.jsonl) in this "
-                                         "result.");
+    /* Why there is no TTFT: a streaming run whose requests all failed is still streaming. */
+    size_t ok = 0;
+    for (size_t i = 0; i < r->n_records; i++)
+        if (!r->records[i].error) ok++;
+    const char *empty =
+        !r->n_records              ? "No per-request records (profile_export.jsonl) in this "
+                                     "result."
+        : r->info.streaming && !ok ? "No request has a time to first token: every request failed."
+        : r->info.streaming        ? "No request has a time to first token (no content arrived)."
+                                   : "No request has a time to first token (not streaming).";
+    html_one_series_chart(b, &c, &xy, "TTFT", HTML_SERIES_POINTS, empty);
     html_xy_free(&xy);
 
     /* CDFs. */

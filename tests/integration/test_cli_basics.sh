@@ -51,13 +51,13 @@ grep -q "^request_count = 7 .*# flag --request-count" out || fail "flag preceden
 grep -q "^api_key = \*\*\*\* .*# env OPENAI_API_KEY" out || fail "secret not masked: $(cat out)"
 ! grep -q "sk-secret-value-123" out err || fail "secret leaked"
 printf '[run]\nconcurency = 3\n' >bad.conf
-expect_rc 1 "$smfw" config -c bad.conf
+expect_rc 1 "$smfw" config -C bad.conf
 grep -q 'bad.conf:2: unknown key "concurency" in section \[run\]' err || fail "bad key: $(cat err)"
 
 # The template documents every key and is itself a valid config file.
 expect_rc 0 "$smfw" config --template
 cp out template.conf
-expect_rc 0 "$smfw" config -c template.conf
+expect_rc 0 "$smfw" config -C template.conf
 diff <(sed -n 's/^#\([a-z_0-9]*\) = .*/\1/p' template.conf | sort) \
      <(sed -n 's/^#\([a-z_0-9]*\) = .*/\1/p' "$SMFW_SOURCE_DIR/conf/smfw.conf" | sort) >/dev/null ||
   fail "conf/smfw.conf is stale: regenerate with smfw config --template"

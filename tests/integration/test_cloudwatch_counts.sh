@@ -70,5 +70,8 @@ start_mock --ttft-ms 5 --itl-ms 1 --output-tokens 4
 grep -q "exactly the 12 requests" "$work/runcw/cloudwatch.md" ||
     { cat "$work/runcw/cloudwatch.md" "$work/runcw.log"; exit 1; }
 [ -s "$work/runcw/cloudwatch.json" ]
+# The window in ISO 8601 UTC, not Unix seconds.
+grep -qE "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z to [0-9-]{10}T" "$work/runcw/cloudwatch.md" ||
+    { echo "the CloudWatch window is not ISO 8601:"; head -3 "$work/runcw/cloudwatch.md"; exit 1; }
 grep -q "exactly the 12 requests" "$work/runcw.log"   # also printed after the run
 echo "cloudwatch OK"

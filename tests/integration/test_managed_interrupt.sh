@@ -144,7 +144,8 @@ p, _ = start("detach", "--on-interrupt", "detach")
 job_d = wait_launched("detach")
 p.send_signal(signal.SIGINT)
 out, err = finish(p, "detach", 130)
-assert f"Detached; benchmark job {job_d} keeps running. Come back with:\n  smfw results --job {job_d}\n" in out, out
+# The hint carries the region (and endpoint URL, profile) the run used, so it works elsewhere.
+assert f"Detached; benchmark job {job_d} keeps running. Come back with:\n  smfw results --job {job_d} --region " in out, out
 assert status(job_d) == "InProgress"
 wait_status(job_d, "Completed")
 r = subprocess.run([SMFW, "results", "--job", job_d, "-o", "back"], capture_output=True, text=True, timeout=60)

@@ -82,11 +82,11 @@ grep -q "^hello: request_count avg=89.00 requests" "$work/fixture.out" ||
 
 # The webhook-style JSON form, chosen in a config file section [reporter.hello].
 printf '[reporter.hello]\nformat = json\n' >"$work/hello.conf"
-"$SMFW" config -c "$work/hello.conf" >"$work/config.txt" 2>&1 ||
+"$SMFW" config -C "$work/hello.conf" >"$work/config.txt" 2>&1 ||
     { cat "$work/config.txt"; fail "config with [reporter.hello] rejected"; }
 grep -A2 '^\[reporter.hello\]' "$work/config.txt" | grep -q '^format = json' ||
     { cat "$work/config.txt"; fail "reporter.hello.format not shown by smfw config"; }
-"$SMFW" run -c "$work/hello.conf" --backend direct --endpoint mock "${mock[@]}" --dataset csv \
+"$SMFW" run -C "$work/hello.conf" --backend direct --endpoint mock "${mock[@]}" --dataset csv \
     --dataset-file "$prompts" --request-count 4 --concurrency 2 --report hello \
     -o "$work/webhook" --progress none -q >"$work/webhook.out" 2>&1 ||
     { cat "$work/webhook.out"; fail "run with format = json"; }
@@ -94,7 +94,7 @@ grep -A2 '^\[reporter.hello\]' "$work/config.txt" | grep -q '^format = json' ||
 assert d['event'] == 'smfw.run.finished' and d['metrics']['request_count']['avg'] == 4, d" \
     "$work/webhook/hello_webhook.json" || fail "hello_webhook.json is not the expected payload"
 printf '[reporter.hello]\nformat = xml\n' >"$work/bad.conf"
-if "$SMFW" run -c "$work/bad.conf" --backend direct --endpoint mock "${mock[@]}" --dataset csv \
+if "$SMFW" run -C "$work/bad.conf" --backend direct --endpoint mock "${mock[@]}" --dataset csv \
         --dataset-file "$prompts" --request-count 2 --report hello -o "$work/bad" \
         --progress none >"$work/bad.out" 2>&1; then
     fail "format = xml was accepted"

@@ -116,7 +116,6 @@ START_TEST(chat_content_rules) {
                            6),
                      0);
     ck_assert_int_eq(parse(&a, DIRECT_EP_CHAT, "[DONE]", 7), 0);
-    ck_assert_int_eq(parse(&a, DIRECT_EP_CHAT, "not json", 8), 0);
     ck_assert_uint_eq(a.n_content, 3);
     ck_assert_int_eq(a.content_ns[0], 2);
     ck_assert_int_eq(a.content_ns[1], 3);
@@ -130,7 +129,7 @@ START_TEST(chat_content_rules) {
     ck_assert_int_eq(a.usage_reasoning, 2);
     ck_assert_str_eq(a.text.data, "Hi");
     ck_assert_str_eq(a.reasoning.data, "thinkmore");
-    ck_assert_int_eq(a.last_msg_ns, 8);
+    ck_assert_int_eq(a.last_msg_ns, 7);
     ck_assert(!a.failed);
     /* reasoning_content wins over reasoning */
     direct_acc_reset(&a);
@@ -151,6 +150,20 @@ START_TEST(chat_content_rules) {
     ck_assert_str_eq(a.err_type, "ValueError");
     direct_acc_reset(&a);
     ck_assert_int_eq(parse(&a, DIRECT_EP_CHAT, "{\"object\":\"text_completion\"}", 1), -1);
+    direct_acc_free(&a);
+}
+END_TEST
+
+/* A stream message that is not JSON is a protocol error naming it, not "no content". */
+START_TEST(malformed_json_message_is_protocol_error) {
+    direct_acc a;
+    memset(&a, 0, sizeof a);
+    direct_acc_reset(&a);
+    ck_assert_int_eq(parse(&a, DIRECT_EP_CHAT, "{\"choices\":[{\"delta\":{\"content\":\"ab", 1),
+                     -1);
+    ck_assert_int_eq(a.failed, 1);
+    ck_assert_int_eq(a.err_class, SMFW_ERRCLASS_PROTOCOL);
+    ck_assert_msg(strstr(a.err_message, "not valid JSON"), "%s", a.err_message);
     direct_acc_free(&a);
 }
 END_TEST
@@ -576,6 +589,7 @@ int main(void) {
     tcase_add_test(tc, json_lookup_and_decode);
     tcase_add_test(tc, chat_content_rules);
     tcase_add_test(tc, other_endpoint_types);
+    tcase_add_test(tc, malformed_json_message_is_protocol_error);
     tcase_add_test(tc, sse_every_split);
     tcase_add_test(tc, sse_error_event);
     tcase_add_test(tc, lines_every_split);

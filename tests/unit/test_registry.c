@@ -85,7 +85,8 @@ START_TEST(refuses_wrong_abi_missing_symbol_and_missing_slot) {
 }
 END_TEST
 
-START_TEST(dlopen_failure_suggests_ldd) {
+/* A file that is not a shared object is named so (libltdl said "file not found"). */
+START_TEST(non_elf_plugin_is_named_so) {
     char tmpl[] = "/tmp/smfw-reg-XXXXXX";
     char *dir = mkdtemp(tmpl);
     char path[256];
@@ -100,7 +101,7 @@ START_TEST(dlopen_failure_suggests_ldd) {
     ck_assert_uint_eq(smfw_registry_refused_count(reg), 1);
     const char *m = smfw_registry_refused(reg, 0);
     ck_assert_ptr_nonnull(strstr(m, path));
-    ck_assert_ptr_nonnull(strstr(m, "ldd"));
+    ck_assert_msg(strstr(m, "not an ELF file") && !strstr(m, "file not found"), "%s", m);
     smfw_registry_free(reg);
     remove(path);
     rmdir(dir);
@@ -125,7 +126,7 @@ int main(void) {
     tcase_add_test(tc, loads_real_plugins_from_build_tree);
     tcase_add_test(tc, good_fixture_plugin_runs_through_the_core);
     tcase_add_test(tc, refuses_wrong_abi_missing_symbol_and_missing_slot);
-    tcase_add_test(tc, dlopen_failure_suggests_ldd);
+    tcase_add_test(tc, non_elf_plugin_is_named_so);
     tcase_add_test(tc, first_folder_wins_and_env_path_is_searched_first);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
