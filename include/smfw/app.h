@@ -207,6 +207,13 @@ SMFW_API const char *smfw_data_dir(void);
 SMFW_API int64_t smfw_now_mono_ns(void);
 SMFW_API int64_t smfw_now_wall_ns(void);
 
+/**
+ * Print, as `aws configure list` does, the region, profile and credential source a run
+ * would use and where each comes from (flag, file:line, environment, the AWS config file;
+ * never instance metadata, never a secret), as `#` comment lines on out.
+ */
+SMFW_API void smfw_aws_print_effective(const smfw_config *cfg, FILE *out);
+
 #ifdef __cplusplus
 }
 #endif
