@@ -194,14 +194,17 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
                                         : SMFW_LOG_INFO);
     cli->verbosity = verbosity;
     char default_conf[4096];
-    if (!config_file && smfw_config_default_file(default_conf, sizeof default_conf))
+    const char *config_from = "--config";
+    if (!config_file && smfw_config_default_file(default_conf, sizeof default_conf)) {
         config_file = default_conf;
+        config_from = "the default config file";
+    }
     plugin_path_scan scan = {NULL};
     if (config_file) {
         FILE *fp = fopen(config_file, "r");
         if (!fp) {
-            smfw_error_set(&err, SMFW_ERR_CONFIG, "cannot read config file %s: %s", config_file,
-                           strerror(errno));
+            smfw_error_set(&err, SMFW_ERR_CONFIG, "cannot read config file %s (%s): %s",
+                           config_file, config_from, strerror(errno));
             return smfw_cli_fail(&err);
         }
         ini_parse_file(fp, scan_plugin_path, &scan);
@@ -342,8 +345,21 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
         if (c == '?' || c == ':') {
             const char *bad = argv[optind - 1];
             char shown[160];
-            /* "--flag=value": name the flag only (the value may be a secret). */
-            snprintf(shown, sizeof shown, "%.*s", (int)strcspn(bad, "="), bad);
+            if (optopt > 0 && optopt < 128) {
+                /* A short option: in a bundle ("-5s") getopt has not yet moved past it. */
+                if (optind < argc && argv[optind][0] == '-' && argv[optind][1] != '-' &&
+                    strchr(argv[optind] + 1, optopt))
+                    bad = argv[optind];
+                /* The bundle is shown only when short and plain: a mistyped -H value
+                 * ("-xAuthorization: Bearer ...") must not be echoed. */
+                if (strlen(bad) <= 24 && !strpbrk(bad, " :=\t"))
+                    snprintf(shown, sizeof shown, "-%c in \"%s\"", optopt, bad);
+                else
+                    snprintf(shown, sizeof shown, "-%c", optopt);
+            } else {
+                /* "--flag=value": name the flag only (the value may be a secret). */
+                snprintf(shown, sizeof shown, "%.*s", (int)strcspn(bad, "="), bad);
+            }
             /* "Did you mean": the nearest long option within two edits. */
             char hint[160] = "";
             if (c != ':' && strncmp(shown, "--", 2) == 0) {
