@@ -7,7 +7,7 @@ FROM debian:12-slim AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends build-essential cmake pkg-config \
       libcurl4-openssl-dev libssl-dev libjansson-dev libltdl-dev libarchive-dev libinih-dev \
-      libevent-dev \
+      libevent-dev libpcre2-dev libutf8proc-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
