@@ -38,6 +38,9 @@ echo "== build (gcc, -Werror) =="
 cmake -S . -B build -DSMFW_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$jobs"
 echo "== tests =="
+# The versions the moto-backed and botocore-backed tests ran against, for the log.
+"$(sed -n 's/^SMFW_PYTHON:FILEPATH=//p' build/CMakeCache.txt)" -c \
+  'import sys, boto3, botocore, moto; print(f"test Python {sys.executable}: boto3 {boto3.__version__}, botocore {botocore.__version__}, moto {moto.__version__}")'
 ctest --test-dir build --output-on-failure -j"$jobs"
 
 if [ "${SMFW_SKIP_VALGRIND:-0}" != 1 ]; then
