@@ -98,15 +98,21 @@ static int compare_with_summary(const smfw_results *mine, const char *label) {
     return compared;
 }
 
-/* The managed path: AIPerf's JSONL read back, every aggregate recomputed. */
-START_TEST(legacy_summary_bit_exact_from_jsonl) {
+/* The legacy run's 100 records read back from AIPerf's JSONL, aggregated when asked. */
+static smfw_results *load_legacy(int compute) {
     char path[4096];
     snprintf(path, sizeof path, "%s/profile_export.jsonl", smfw_test_data(LEGACY));
     smfw_error err;
     smfw_results *r = smfw_results_new();
     ck_assert_msg(smfw_results_load_jsonl(r, path, &err) == SMFW_OK, "%s", err.message);
     ck_assert_uint_eq(r->n_records, 100);
-    ck_assert_int_eq(smfw_results_compute(r, NULL, 0, &err), SMFW_OK);
+    if (compute) ck_assert_int_eq(smfw_results_compute(r, NULL, 0, &err), SMFW_OK);
+    return r;
+}
+
+/* The managed path: AIPerf's JSONL read back, every aggregate recomputed. */
+START_TEST(legacy_summary_bit_exact_from_jsonl) {
+    smfw_results *r = load_legacy(1);
     compare_with_summary(r, "from jsonl");
     smfw_results_free(r);
 }
@@ -119,12 +125,7 @@ END_TEST
  * land one bit off. This is why smfw_results_compute aggregates by request end.
  */
 START_TEST(file_order_moves_std_by_one_bit) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/profile_export.jsonl", smfw_test_data(LEGACY));
-    smfw_error err;
-    smfw_results *r = smfw_results_new();
-    ck_assert_int_eq(smfw_results_load_jsonl(r, path, &err), SMFW_OK);
-    ck_assert_int_eq(smfw_results_compute(r, NULL, 0, &err), SMFW_OK);
+    smfw_results *r = load_legacy(1);
     double *v = malloc(r->n_records * sizeof *v);
     ck_assert_ptr_nonnull(v);
     static const smfw_metric_id ids[] = {SMFW_M_REQUEST_LATENCY, SMFW_M_OUTPUT_SEQUENCE_LENGTH};
@@ -209,11 +210,7 @@ END_TEST
 
 /* The reader gives back AIPerf's base values: whole ns, and ITL from its formula. */
 START_TEST(reader_recovers_base_values) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/profile_export.jsonl", smfw_test_data(LEGACY));
-    smfw_error err;
-    smfw_results *r = smfw_results_new();
-    ck_assert_int_eq(smfw_results_load_jsonl(r, path, &err), SMFW_OK);
+    smfw_results *r = load_legacy(0);
     size_t itl = 0;
     for (size_t i = 0; i < r->n_records; i++) {
         const smfw_record *rec = &r->records[i];
@@ -246,12 +243,7 @@ END_TEST
  * differs here for the per-user throughput (whole-valued metrics sum exactly either way).
  */
 START_TEST(sum_is_aiperf_running_sum) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/profile_export.jsonl", smfw_test_data(LEGACY));
-    smfw_error err;
-    smfw_results *r = smfw_results_new();
-    ck_assert_int_eq(smfw_results_load_jsonl(r, path, &err), SMFW_OK);
-    ck_assert_int_eq(smfw_results_compute(r, NULL, 0, &err), SMFW_OK);
+    smfw_results *r = load_legacy(1);
     /* Completion order, as the records manager appends (request end, then position). */
     size_t n = 0, *order = malloc(r->n_records * sizeof *order);
     ck_assert_ptr_nonnull(order);
