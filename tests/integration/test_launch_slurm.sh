@@ -17,11 +17,25 @@ done
 slurm="$work/slurm"
 mkdir -p "$slurm/state" "$slurm/spool" "$work/jobs"
 stop_slurm() {
+    # The daemons are gone only when their processes are: a pid file goes before its process
+    # stops writing logs and state, and a folder removed under a live writer is not empty.
+    local pids="" f p
+    for f in slurmctld slurmd munged; do
+        [ -f "$slurm/$f.pid" ] && pids="$pids $(cat "$slurm/$f.pid")"
+    done
     if [ -f "$slurm/slurm.conf" ]; then
         SLURM_CONF="$slurm/slurm.conf" scontrol shutdown >/dev/null 2>&1 || true
-        for _ in $(seq 50); do [ -e "$slurm/slurmctld.pid" ] || [ -e "$slurm/slurmd.pid" ] || break; sleep 0.1; done
     fi
-    if [ -f "$slurm/munged.pid" ]; then kill "$(cat "$slurm/munged.pid")" 2>/dev/null || true; fi
+    for p in $pids; do kill "$p" 2>/dev/null || true; done
+    for _ in $(seq 50); do
+        local alive=""
+        for p in $pids; do kill -0 "$p" 2>/dev/null && alive=1; done
+        [ -z "$alive" ] && break
+        sleep 0.1
+    done
+    for p in $pids; do kill -9 "$p" 2>/dev/null || true; done
+    # slurmstepd is not in a pid file; anything left of this test's jobs runs from $work.
+    pkill -9 -f "slurmstepd.*$slurm" 2>/dev/null || true
 }
 trap 'stop_slurm; cleanup' EXIT
 
