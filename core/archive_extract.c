@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <smfw/archive.h>
+#include <smfw/untrusted.h>
 
 typedef struct extract_state {
     struct archive *ar;
@@ -489,23 +490,8 @@ static void empty_folder(const char *dir) {
 }
 
 static smfw_status mkdir_parents(const char *dir, int *created, smfw_error *err) {
-    char buf[4096];
-    if (strlen(dir) >= sizeof buf)
-        return smfw_error_set(err, SMFW_ERR_IO, "folder name too long: %s", dir);
-    snprintf(buf, sizeof buf, "%s", dir);
-    *created = 0;
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-            return smfw_error_set(err, SMFW_ERR_IO, "cannot create folder %s: %s", buf,
-                                  strerror(errno));
-        *p = '/';
-    }
-    if (mkdir(buf, 0755) == 0)
-        *created = 1;
-    else if (errno != EEXIST)
-        return smfw_error_set(err, SMFW_ERR_IO, "cannot create folder %s: %s", buf,
+    if (smfw_mkdir_p(dir, 0755, created) != 0)
+        return smfw_error_set(err, SMFW_ERR_IO, "cannot create folder %s: %s", dir,
                               strerror(errno));
     return SMFW_OK;
 }

@@ -15,6 +15,7 @@
 #include <smfw/app.h>
 #include <smfw/log.h>
 #include <smfw/shard.h>
+#include <smfw/untrusted.h>
 
 #include "results_internal.h"
 #include "self_location.h"
@@ -102,20 +103,6 @@ smfw_status smfw_dataset_load_configured(const smfw_registry *reg, const smfw_co
     return SMFW_OK;
 }
 
-static int mkdir_p(const char *path) {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
-            *p = '/';
-        }
-    }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
-    return 0;
-}
-
 /* 1 when path holds nothing at all (or does not exist). */
 static int dir_is_empty(const char *path) {
     DIR *d = opendir(path);
@@ -150,12 +137,12 @@ smfw_status smfw_output_dir_create(const char *base, const char *run_name, const
                                   "output folder %s is not empty; smfw never overwrites or mixes "
                                   "results (choose another --output)",
                                   path);
-        if (mkdir_p(path) != 0)
+        if (smfw_mkdir_p(path, 0755, NULL) != 0)
             return smfw_error_set(err, SMFW_ERR_IO, "cannot create output folder %s: %s", path,
                                   strerror(errno));
     } else {
         const char *b = base && *base ? base : "./smfw-results";
-        if (mkdir_p(b) != 0)
+        if (smfw_mkdir_p(b, 0755, NULL) != 0)
             return smfw_error_set(err, SMFW_ERR_IO, "cannot create results folder %s: %s", b,
                                   strerror(errno));
         /* mkdir() itself picks the folder: two runs started together never share one. */

@@ -14,6 +14,26 @@
 
 #include <smfw/untrusted.h>
 
+int smfw_mkdir_p(const char *path, unsigned mode, int *created) {
+    char tmp[4096];
+    if (created) *created = 0;
+    if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(tmp, (mode_t)mode) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    if (mkdir(tmp, (mode_t)mode) == 0) {
+        if (created) *created = 1;
+        return 0;
+    }
+    return errno == EEXIST ? 0 : -1;
+}
+
 int smfw_tmpfile_beside(const char *path, char **tmp_out) {
     *tmp_out = NULL;
     size_t n = strlen(path) + 16;

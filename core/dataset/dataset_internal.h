@@ -15,9 +15,6 @@ smfw_status smfw_ds_read_file(const char *path, char **data, size_t *len, smfw_e
 /** Hex SHA-256 of a buffer into hex[65]. */
 void smfw_ds_sha256_hex(const void *data, size_t len, char hex[65]);
 
-/** mkdir -p; returns 0 or -1 with errno set. */
-int smfw_ds_mkdir_p(const char *path);
-
 /** A fresh prompt with the "unknown" markers set (timestamp/delay/input_tokens -1). */
 void smfw_ds_prompt_init(smfw_prompt *p);
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <smfw/log.h>
+#include <smfw/untrusted.h>
 
 #include "dataset_internal.h"
 
@@ -69,7 +70,7 @@ smfw_status smfw_dataset_download(const char *url, const char *dest, const smfw_
     char *slash = strrchr(dir, '/');
     if (slash && slash != dir) {
         *slash = '\0';
-        if (smfw_ds_mkdir_p(dir) != 0)
+        if (smfw_mkdir_p(dir, 0755, NULL) != 0)
             return smfw_error_set(err, SMFW_ERR_IO, "cannot create %s: %s", dir, strerror(errno));
     }
     char tmp[4200];

@@ -54,22 +54,6 @@ void smfw_ds_sha256_hex(const void *data, size_t len, char hex[65]) {
     hex[64] = '\0';
 }
 
-int smfw_ds_mkdir_p(const char *path) {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
-    return 0;
-}
-
 void smfw_ds_prompt_init(smfw_prompt *p) {
     memset(p, 0, sizeof *p);
     p->timestamp_ms = -1;

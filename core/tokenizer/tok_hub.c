@@ -15,6 +15,7 @@
 #include <curl/curl.h>
 
 #include <smfw/log.h>
+#include <smfw/untrusted.h>
 
 #include "tok_internal.h"
 
@@ -34,18 +35,6 @@ static void hub_cache(char *out, size_t cap) {
         snprintf(out, cap, "%s/huggingface/hub", xdg);
     else
         snprintf(out, cap, "%s/.cache/huggingface/hub", h && *h ? h : "/tmp");
-}
-
-static int mkdirs(const char *path) {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
 /* Write data to path atomically (temporary file + rename). */
@@ -210,7 +199,7 @@ static smfw_status fetch_file(const char *repo_dir, const char *id, const char *
     char path[4600], snap[4600], link[4600];
     snprintf(path, sizeof path, "%s/blobs", repo_dir);
     snprintf(snap, sizeof snap, "%s/snapshots/%s", repo_dir, commit);
-    if (mkdirs(path) || mkdirs(snap)) {
+    if (smfw_mkdir_p(path, 0755, NULL) || smfw_mkdir_p(snap, 0755, NULL)) {
         st = smfw_error_set(err, SMFW_ERR_IO, "cannot create %s: %s", snap, strerror(errno));
         goto done;
     }
@@ -289,7 +278,7 @@ smfw_status tok_hub_resolve(const char *spec, char *dir, size_t cap, smfw_error 
         char refs[4600];
         snprintf(refs, sizeof refs, "%s/refs", repo_dir);
         snprintf(ref, sizeof ref, "%s/refs/%s", repo_dir, rev);
-        if (mkdirs(refs) || write_atomic(ref, commit, strlen(commit)))
+        if (smfw_mkdir_p(refs, 0755, NULL) || write_atomic(ref, commit, strlen(commit)))
             return smfw_error_set(err, SMFW_ERR_IO, "cannot write %s: %s", ref, strerror(errno));
     }
     snprintf(dir, cap, "%s/snapshots/%s", repo_dir, commit);

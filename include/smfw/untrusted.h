@@ -43,6 +43,10 @@ SMFW_API int smfw_tmpfile_beside(const char *path, char **tmp_out);
  *  exists (a file or a link planted meanwhile stays as it was). 0 or -1 with errno. */
 SMFW_API int smfw_file_publish(const char *tmp, const char *path, int replace);
 
+/** mkdir -p: create path and every missing parent with mode (an existing folder is fine).
+ *  0, or -1 with errno; *created (when not NULL) says whether path itself was made here. */
+SMFW_API int smfw_mkdir_p(const char *path, unsigned mode, int *created);
+
 /** Create a new folder parent/name, or parent/name-2, -3, ... when taken; its path goes to
  *  out. 0, or -1 with errno. */
 SMFW_API int smfw_mkdir_unique(const char *parent, const char *name, char *out, size_t size);

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <smfw/untrusted.h>
+
 /* splitmix64: tiny, seedable, statistically fine for latencies and fault draws. */
 uint64_t mock_rng_next(mock_rng *r) {
     uint64_t z = (r->s += 0x9E3779B97F4A7C15ULL);
@@ -202,14 +204,5 @@ int mock_name_valid(const char *s, size_t max) {
 }
 
 int mock_mkdirs(const char *path) {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(tmp, 0700) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(tmp, 0700) != 0 && errno != EEXIST) return -1;
-    return 0;
+    return smfw_mkdir_p(path, 0700, NULL); /* the mock's state is private to its user */
 }
