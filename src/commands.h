@@ -3,8 +3,7 @@
  *
  * Each subcommand lives in src/cmd_<name>.c and defines
  *     const smfw_command smfw_command_<name> = {...};
- * The table in commands.c lists every known command as a weak reference, so a
- * command file only has to exist to be registered.
+ * and is listed once in the table in commands.c.
  */
 #ifndef SMFW_COMMANDS_H
 #define SMFW_COMMANDS_H
