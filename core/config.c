@@ -14,6 +14,7 @@
 #include <smfw/config.h>
 #include <smfw/log.h>
 
+#include "settings_aliases.h"
 #include "settings_check.h"
 
 typedef struct config_value {
@@ -534,6 +535,18 @@ static int config_ini_handler(void *user, const char *section, const char *name,
         return 1;
     }
     strip_inline_comment(v);
+    if (find_key(find_section(st->cfg, section), name) < 0) {
+        /* An old name still loads (the new one where its plugin is loaded), with a warning. */
+        const smfw_setting_alias *a = settings_alias_find(section, name);
+        if (a && find_key(find_section(st->cfg, a->section), a->key) >= 0) {
+            SMFW_LOG_WARN(NULL,
+                          "%s:%d: [%s] %s is the old name of [%s] %s; it still works, but "
+                          "rename it (docs/guide.md, Renamed settings)",
+                          st->path, st->line, section, name, a->section, a->key);
+            section = a->section;
+            name = a->key;
+        }
+    }
     int before = ini_seen_before(st, section, name);
     const smfw_settings *sec = find_section(st->cfg, section);
     int k = find_key(sec, name);
@@ -663,8 +676,7 @@ void smfw_config_dump(const smfw_config *cfg, FILE *out, int only_changed) {
             const char *v = cv->value ? cv->value : "";
             if (s->decls[k].type == SMFW_SETTING_SECRET && cv->value) v = "****";
             char headers[2048];
-            if (strcmp(s->name, "run") == 0 && strcmp(s->decls[k].key, "header") == 0 &&
-                cv->n_items) {
+            if (strcmp(s->decls[k].key, "header") == 0 && cv->n_items) {
                 /* Header values may be credentials whatever their name: names only. */
                 size_t l = 0;
                 headers[0] = '\0';
@@ -675,7 +687,7 @@ void smfw_config_dump(const smfw_config *cfg, FILE *out, int only_changed) {
                 v = headers;
             }
             char shown_url[2048];
-            if (strcmp(s->name, "run") == 0 && strcmp(s->decls[k].key, "url") == 0 && cv->value)
+            if (strcmp(s->decls[k].key, "url") == 0 && cv->value)
                 v = smfw_url_redact(shown_url, sizeof shown_url, cv->value);
             char where[1400];
             switch (cv->source) {

@@ -52,7 +52,7 @@ void smfw_dataset_params_from_config(const smfw_config *cfg, smfw_dataset_params
     p->size = sizeof *p;
     const smfw_settings *d = smfw_config_section(cfg, "dataset");
     const smfw_settings *r = smfw_config_section(cfg, "run");
-    p->file = smfw_settings_get(d, "file");
+    p->file = smfw_settings_get(d, "dataset_file");
     static char data[4200];
     snprintf(data, sizeof data, "%s/datasets", smfw_data_dir());
     p->data_dir = data;
@@ -94,7 +94,8 @@ smfw_status smfw_dataset_load_configured(const smfw_registry *reg, const smfw_co
     st = smfw_prompt_set_load(ops, ctx, &set, 50, err);
     ops->close(ctx);
     if (st != SMFW_OK) return st;
-    const char *sampling = smfw_settings_get(smfw_config_section(cfg, "dataset"), "sampling");
+    const char *sampling =
+        smfw_settings_get(smfw_config_section(cfg, "dataset"), "dataset_sampling");
     smfw_prompt_set_order(set,
                           sampling && strcmp(sampling, "sequential") == 0 ? SMFW_SAMPLING_SEQUENTIAL
                                                                           : SMFW_SAMPLING_SHUFFLE,
@@ -177,7 +178,10 @@ static void default_run_name(const smfw_config *cfg, char *buf, size_t size) {
     const char *target = smfw_settings_get(run, "endpoint");
     char host[256] = "";
     if (!target) {
-        const char *url = smfw_settings_get(run, "url");
+        /* A backend that talks to a server by URL declares url in its own section. */
+        char sec[160];
+        snprintf(sec, sizeof sec, "backend.%s", smfw_settings_get(prog, "backend"));
+        const char *url = smfw_settings_get(smfw_config_section(cfg, sec), "url");
         if (url) {
             const char *p = strstr(url, "://");
             snprintf(host, sizeof host, "%s", p ? p + 3 : url);
@@ -397,7 +401,7 @@ smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
         if (ops->control(ctx, SMFW_BACKEND_CTL_HONOURS_DRY_RUN, &honours_dry_run) != SMFW_OK)
             honours_dry_run = 0;
     }
-    int dry_run = honours_dry_run && !smfw_settings_get_bool(prog, "launch", 0);
+    int dry_run = honours_dry_run && !smfw_settings_get_bool(prog, "run", 0);
     int quiet = smfw_log_get_level() < SMFW_LOG_INFO;
 
     smfw_prompt_set *prompts = NULL;
@@ -426,7 +430,6 @@ smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
     smfw_results_set_string(&info->smfw_version, SMFW_VERSION_STRING);
     info->max_error_rate = smfw_settings_get_double(run, "max_error_rate", 0.01);
     info->streaming = smfw_settings_get_bool(run, "streaming", 1);
-    smfw_results_set_string(&info->endpoint_type, smfw_settings_get(run, "endpoint_type"));
     {
         /* Stored as I/N also when given as $VAR+K/N. */
         const char *v = smfw_settings_get(run, "shard");

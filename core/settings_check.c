@@ -127,7 +127,7 @@ int settings_check_value(const char *section, const char *key, const char *v, ch
     }
     if (strcmp(section, "dataset") == 0) {
         static const char *const orders[] = {"shuffle", "sequential", NULL};
-        if (strcmp(key, "sampling") == 0) return choice(v, orders, why, n);
+        if (strcmp(key, "dataset_sampling") == 0) return choice(v, orders, why, n);
         if ((strcmp(key, "input_tokens_mean") == 0 || strcmp(key, "output_tokens_mean") == 0) &&
             num(v, &d) && d <= 0) {
             snprintf(why, n, "%s is not a positive number of tokens", v);
@@ -143,7 +143,8 @@ int settings_check_value(const char *section, const char *key, const char *v, ch
         if (strcmp(key, "max_attempts") == 0) return int_range(v, 1, 100, why, n);
         return 0;
     }
-    if (strcmp(section, "run") != 0) return 0;
+    /* The rest are checked in [run] and in whichever plugin section declares the key: a key
+     * has one meaning wherever it is declared (the direct backend's url, header, workers...). */
     if (strcmp(key, "request_rate") == 0 && num(v, &d)) {
         if (d <= 0) {
             snprintf(why, n,
@@ -230,7 +231,7 @@ int settings_check_value(const char *section, const char *key, const char *v, ch
 }
 
 void settings_note_secrets(const char *section, const char *key, const char *v) {
-    if (!section || !key || !v || strcmp(section, "run") != 0) return;
+    if (!section || !key || !v) return;
     if (strcmp(key, "url") == 0) smfw_url_register_secrets(v);
     if (strcmp(key, "header") == 0) {
         /* Every -H or configured header value, whatever its name. */

@@ -16,7 +16,8 @@
 int settings_check_value(const char *section, const char *key, const char *value, char *why,
                          size_t why_size);
 
-/** Register the secret parts of a value (header values, URL userinfo and query values). */
+/** Register the secret parts of a value (header values, URL userinfo and query values) of a
+ *  url or header key, in whichever section declares it. */
 void settings_note_secrets(const char *section, const char *key, const char *value);
 
 #endif

@@ -186,7 +186,7 @@ static int cmd_show(smfw_cli *cli, dataset_opts *o) {
     smfw_error err;
     smfw_error_clear(&err);
     /* File order, so "the first prompts" are the first of the source. */
-    if (smfw_config_set(cli->cfg, "dataset", "sampling", "sequential", SMFW_SOURCE_FLAG,
+    if (smfw_config_set(cli->cfg, "dataset", "dataset_sampling", "sequential", SMFW_SOURCE_FLAG,
                         "smfw dataset show", 0, &err) != SMFW_OK)
         return smfw_cli_fail(&err);
     smfw_prompt_set *set = NULL;

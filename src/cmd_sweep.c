@@ -380,7 +380,11 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
     char sweep_name[256];
     {
         const char *target = smfw_settings_get(run, "endpoint");
-        if (!target) target = smfw_settings_get(run, "url") ? "url" : "run";
+        if (!target) {
+            char sec[160];
+            snprintf(sec, sizeof sec, "backend.%s", smfw_settings_get(prog, "backend"));
+            target = smfw_settings_get(smfw_config_section(cfg, sec), "url") ? "url" : "run";
+        }
         time_t now = time(NULL);
         struct tm tm;
         gmtime_r(&now, &tm);
@@ -456,7 +460,7 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
             rc = smfw_cli_fail(&err);
             goto out;
         }
-        if (!smfw_settings_get_bool(prog, "launch", 0)) {
+        if (!smfw_settings_get_bool(prog, "run", 0)) {
             rc = 0; /* dry run: the backend printed its plan */
             goto out;
         }

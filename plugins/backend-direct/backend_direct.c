@@ -36,13 +36,37 @@
 #include "start_barrier.h"
 
 #define S SMFW_SETTING_STRING
+#define I SMFW_SETTING_INT
+#define K SMFW_SETTING_SECRET
 #define B SMFW_SETTING_BOOL
 #define L SMFW_SETTING_LIST
 #define T SMFW_SETTING_DURATION
 #define P SMFW_SETTING_PATH
 
 static const smfw_setting_decl direct_settings[] = {
-    {"path", S, NULL,
+    {"target_variant", S, NULL,
+     "SageMaker production variant to pin (X-Amzn-SageMaker-Target-Variant)", "target-variant",
+     NULL, 0, "VARIANT"},
+    {"target_model", S, NULL, "multi-model endpoint artifact (non-streaming only)", "target-model",
+     NULL, 0, "MODEL"},
+    {"target_container_hostname", S, NULL, "multi-container endpoint: container to invoke",
+     "target-container-hostname", NULL, 0, "HOST"},
+    {"url", S, NULL, "OpenAI-compatible server base URL (http://host:port) instead of SageMaker",
+     "url", "SMFW_URL", 'u', "URL"},
+    {"api_key", K, NULL, "bearer key for an OpenAI-compatible server", "api-key", "OPENAI_API_KEY",
+     0, "KEY"},
+    {"header", L, NULL, "extra HTTP header \"Name: value\" (repeatable)", "header", NULL, 'H',
+     "HEADER"},
+    {"model", S, NULL, "model name sent in the request body (\"model\")", "model", "SMFW_MODEL",
+     'm', "NAME"},
+    {"endpoint_type", S, "chat", "payload shape: chat, completions, embeddings, tgi, template",
+     "endpoint-type", NULL, 0, "TYPE"},
+    {"max_concurrency", I, NULL, "open loop: cap on requests in flight", "max-concurrency", NULL, 0,
+     "N"},
+    {"request_timeout", T, "600s", "per-request timeout", "request-timeout", NULL, 0, "TIME"},
+    {"workers", I, "0", "load-generator threads (0 = enough for the load, at most the core count)",
+     "workers", NULL, 0, "N"},
+    {"endpoint_path", S, NULL,
      "HTTP route appended to --url (default per endpoint type: /v1/chat/completions, "
      "/v1/completions, /v1/embeddings, /generate_stream)",
      "endpoint-path", NULL, 0, "PATH"},
@@ -71,7 +95,7 @@ static const smfw_setting_decl direct_settings[] = {
     {"mock_binary", P, NULL,
      "smfw-mock program for --endpoint mock (default: next to smfw, the build tree, PATH)",
      "mock-binary", "SMFW_MOCK", 0, "FILE"},
-    {"mock_args", L, NULL, "extra smfw-mock options for --endpoint mock (e.g. --ttft-ms=50)",
+    {"mock_arg", L, NULL, "extra smfw-mock options for --endpoint mock (e.g. --ttft-ms=50)",
      "mock-arg", NULL, 0, "ARG"},
     {"start_at", S, NULL,
      "start the profiling phase at this moment (RFC 3339 UTC, e.g. 2026-12-01T22:30:00Z, or "

@@ -132,25 +132,25 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
 
     o->endpoint = get_str(run, "endpoint");
     o->inference_component = get_str(run, "inference_component");
-    o->target_variant = get_str(run, "target_variant");
-    o->target_model = get_str(run, "target_model");
-    o->target_container_hostname = get_str(run, "target_container_hostname");
-    o->url = get_str(run, "url");
-    o->api_key = get_str(run, "api_key");
+    o->target_variant = get_str(own, "target_variant");
+    o->target_model = get_str(own, "target_model");
+    o->target_container_hostname = get_str(own, "target_container_hostname");
+    o->url = get_str(own, "url");
+    o->api_key = get_str(own, "api_key");
     if (o->api_key) smfw_secret_register(o->api_key);
-    o->headers = get_list(run, "header", &o->n_headers);
-    o->model = get_str(run, "model");
+    o->headers = get_list(own, "header", &o->n_headers);
+    o->model = get_str(own, "model");
     o->extra = get_list(run, "extra_inputs", &o->n_extra);
     o->region = get_str(aws, "region");
     o->profile = get_str(aws, "profile");
     o->endpoint_url = get_str(aws, "endpoint_url");
     o->ca_bundle = get_str(aws, "ca_bundle");
 
-    o->path = get_str(own, "path");
+    o->path = get_str(own, "endpoint_path");
     o->template_path = get_str(own, "template");
     o->response_field = get_str(own, "response_field");
     o->mock_binary = get_str(own, "mock_binary");
-    o->mock_args = get_list(own, "mock_args", &o->n_mock_args);
+    o->mock_args = get_list(own, "mock_arg", &o->n_mock_args);
     o->include_usage = own ? smfw_settings_get_bool(own, "include_usage", 1) : 1;
     o->save_outputs = own ? smfw_settings_get_bool(own, "save_outputs", 1) : 1;
     o->late_threshold_s = own ? smfw_settings_get_duration(own, "late_threshold", 0.001) : 0.001;
@@ -186,7 +186,7 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
                               "--target-container-hostname address a SageMaker endpoint; they "
                               "cannot be used with --url");
 
-    const char *et = smfw_settings_get(run, "endpoint_type");
+    const char *et = smfw_settings_get(own, "endpoint_type");
     if (!et) et = "chat";
     if (direct_endpoint_type_parse(et, &o->endpoint_type) != 0)
         return smfw_error_set(err, SMFW_ERR_CONFIG,
@@ -251,13 +251,13 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
     o->request_rate = smfw_settings_get_double(run, "request_rate", 0.0);
     if (o->request_rate < 0 || isnan(o->request_rate))
         return smfw_error_set(err, SMFW_ERR_CONFIG, "request rate must be positive");
-    o->max_concurrency = smfw_settings_get_int(run, "max_concurrency", 0);
+    o->max_concurrency = smfw_settings_get_int(own, "max_concurrency", 0);
     if (o->max_concurrency < 0)
         return smfw_error_set(err, SMFW_ERR_CONFIG, "max concurrency must be positive");
     const char *arrival = smfw_settings_get(run, "arrival");
     if (o->request_rate > 0 && was_set(run, "concurrency")) {
         /* AIPerf reads --concurrency with a rate as the cap on requests in flight. */
-        if (was_set(run, "max_concurrency"))
+        if (was_set(own, "max_concurrency"))
             return smfw_error_set(err, SMFW_ERR_CONFIG,
                                   "--concurrency and --max-concurrency both cap an open-loop run "
                                   "(--request-rate): give one of them");
@@ -277,7 +277,7 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
                                   "arrival must be poisson or constant, not \"%s\"", arrival);
     } else {
         o->arrival = DIRECT_ARRIVAL_CLOSED;
-        if (o->max_concurrency && was_set(run, "max_concurrency"))
+        if (o->max_concurrency && was_set(own, "max_concurrency"))
             SMFW_LOG_WARN("direct", "--max-concurrency applies to open-loop runs (--request-rate); "
                                     "closed loop uses --concurrency");
     }
@@ -294,9 +294,9 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
     o->warmup_duration_s = smfw_settings_get_duration(run, "warmup_duration", 0.0);
     if (o->warmup_request_count < 0)
         return smfw_error_set(err, SMFW_ERR_CONFIG, "warm-up request count must be positive");
-    o->request_timeout_s = smfw_settings_get_duration(run, "request_timeout", 600.0);
+    o->request_timeout_s = smfw_settings_get_duration(own, "request_timeout", 600.0);
     if (o->request_timeout_s <= 0) o->request_timeout_s = 600.0;
-    o->workers = (int)smfw_settings_get_int(run, "workers", 0);
+    o->workers = (int)smfw_settings_get_int(own, "workers", 0);
     if (o->workers < 0 || o->workers > 1024)
         return smfw_error_set(err, SMFW_ERR_CONFIG, "workers must be between 0 and 1024");
     o->seed = (uint64_t)smfw_settings_get_int(run, "random_seed", 42);

@@ -41,7 +41,7 @@ static const smfw_setting_decl managed_settings[] = {
      0, "TIME"},
     {"timeout", T, NULL, "stop the job when it runs longer than this (default: no limit)",
      "timeout", NULL, 0, "TIME"},
-    {"regions", L,
+    {"benchmark_regions", L,
      "us-east-1,us-east-2,us-west-2,eu-west-1,eu-central-1,ap-northeast-1,ap-southeast-1,"
      "ap-southeast-2",
      "regions where SageMaker's benchmark capability is offered (checked before launching)",
@@ -202,7 +202,7 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
     /* A region without the capability fails before any AWS call. */
     const char *const *regions;
     managed_preflight_opts po;
-    po.n_regions = smfw_settings_get_list(mine, "regions", &regions);
+    po.n_regions = smfw_settings_get_list(mine, "benchmark_regions", &regions);
     po.regions = regions;
     if (!run->dry_run && po.n_regions &&
         !managed_region_offered(plan.region, po.regions, po.n_regions)) {

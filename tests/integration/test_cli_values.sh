@@ -111,7 +111,29 @@ printf '[run]\nconcurrency = 5\n\n[run\nrequest_count = 7\n' > unclosed.conf
 refuse "$smfw" config -C unclosed.conf "unclosed.conf:4:"
 printf '[run]\nconcurrency = 5\nrequest_count = 7\nconcurrency = 6\n' > twice.conf
 refuse "$smfw" config -C twice.conf "twice.conf:4: [run] concurrency is set again (first on line 2)"
-printf '[run]\nheader = A: one\nheader = B: two\n' > headers.conf
+printf '[backend.direct]\nheader = A: one\nheader = B: two\n' > headers.conf
 expect_rc 0 "$smfw" config --changed -C headers.conf
 grep -q "^header = A: \*\*\*\*, B: \*\*\*\* .*# file headers.conf:3" out || fail "repeated header lines: $(cat out)"
+
+# Config keys are the flag names and a key one backend reads is in that backend's section;
+# a file with the old names still runs, each old name warned about with its line.
+printf '[run]\nrequest_count = 4\nworkers = 1\n[dataset]\nsampling = sequential\n[backend.direct]\nmock_args = --output-tokens=3\n' > old.conf
+expect_rc 0 "$smfw" run --endpoint mock -C old.conf -o "$work/oldnames"
+for w in "old.conf:3: \[run\] workers is the old name of \[backend.direct\] workers" \
+         "old.conf:5: \[dataset\] sampling is the old name of \[dataset\] dataset_sampling" \
+         "old.conf:7: \[backend.direct\] mock_args is the old name of \[backend.direct\] mock_arg"; do
+    grep -q "$w" err || fail "no deprecation warning '$w': $(cat err)"
+done
+"$SMFW_PYTHON" - "$work/oldnames/profile_export.jsonl" <<'PY' || fail "old names did not take effect"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert len(recs) == 4, len(recs)
+assert all(r["metrics"]["output_sequence_length"]["value"] == 3 for r in recs), recs[0]["metrics"]
+PY
+printf '[backend.direct]\nmock_arg = --output-tokens=3\nmock_args = --output-tokens=4\n' > both.conf
+refuse "$smfw" config -C both.conf "both.conf:3: [backend.direct] mock_arg is set again (first on line 2)"
+# A direct-backend flag on the managed backend is said to be ignored.
+expect_rc 0 "$smfw" run --backend managed --endpoint ep --region us-east-1 --workers 2
+grep -q "option --workers is a setting of the direct backend; the managed backend ignores it" err ||
+    fail "no warning for --workers on managed: $(cat err)"
 echo ok

@@ -7,12 +7,23 @@
 #include <smfw/app.h>
 #include <smfw/log.h>
 
+#include "settings_aliases.h"
 #include "smfw_test.h"
 
 static smfw_config *new_config(void) {
     smfw_config *cfg = NULL;
     smfw_error err;
     ck_assert_int_eq(smfw_config_new(NULL, &cfg, &err), SMFW_OK);
+    return cfg;
+}
+
+/* A config with every built plugin's section (the direct backend declares api_key, url...). */
+static smfw_config *config_with_plugins(smfw_registry **reg) {
+    const char *dirs[] = {SMFW_BUILD_PLUGIN_DIR};
+    smfw_error err;
+    ck_assert_int_eq(smfw_registry_load(dirs, 1, reg, &err), SMFW_OK);
+    smfw_config *cfg = NULL;
+    ck_assert_int_eq(smfw_config_new(*reg, &cfg, &err), SMFW_OK);
     return cfg;
 }
 
@@ -113,7 +124,8 @@ START_TEST(unknown_section_and_bad_values_are_errors) {
     free(path);
     setenv("SMFW_URL", "", 1); /* empty variables are ignored */
     setenv("OPENAI_API_KEY", "sk-very-secret-key", 1);
-    cfg = new_config();
+    smfw_registry *reg = NULL;
+    cfg = config_with_plugins(&reg);
     ck_assert_int_eq(smfw_config_apply_env(cfg, &err), SMFW_OK);
     unsetenv("SMFW_URL");
     unsetenv("OPENAI_API_KEY");
@@ -129,6 +141,7 @@ START_TEST(unknown_section_and_bad_values_are_errors) {
     smfw_error_set(&err, SMFW_ERR_AUTH, "server rejected key sk-very-secret-key");
     ck_assert_str_eq(err.message, "server rejected key ****");
     smfw_config_free(cfg);
+    smfw_registry_free(reg);
     smfw_test_rmtree(dir);
     free(dir);
 }
@@ -257,6 +270,108 @@ START_TEST(default_conf_lists_exactly_the_declared_keys) {
 }
 END_TEST
 
+/* Config keys equal the flag names, and every renamed key has one alias to its new place. */
+static int declared(const smfw_config *cfg, const char *section, const char *key) {
+    for (size_t s = 0; s < smfw_config_section_count(cfg); s++) {
+        if (strcmp(smfw_config_section_name(cfg, s), section) != 0) continue;
+        const smfw_setting_decl *d = smfw_config_section_decls(cfg, s);
+        for (size_t i = 0; d && d[i].key; i++)
+            if (strcmp(d[i].key, key) == 0) return 1;
+    }
+    return 0;
+}
+
+START_TEST(config_keys_equal_flag_names_and_aliases_point_at_live_keys) {
+    smfw_registry *reg = NULL;
+    smfw_config *cfg = config_with_plugins(&reg);
+    for (size_t s = 0; s < smfw_config_section_count(cfg); s++) {
+        const smfw_setting_decl *d = smfw_config_section_decls(cfg, s);
+        for (size_t i = 0; d && d[i].key; i++) {
+            if (!d[i].flag) continue;
+            char want[128];
+            snprintf(want, sizeof want, "%s", d[i].flag);
+            for (char *c = want; *c; c++)
+                if (*c == '-') *c = '_';
+            ck_assert_msg(strcmp(want, d[i].key) == 0,
+                          "[%s] %s is set by --%s: a config key equals its flag's name",
+                          smfw_config_section_name(cfg, s), d[i].key, d[i].flag);
+        }
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/docs/guide.md", SMFW_SOURCE_DIR);
+    char *guide = smfw_test_read_file(path, NULL);
+    ck_assert_ptr_nonnull(guide);
+    size_t n = 0;
+    for (const smfw_setting_alias *a = settings_aliases(); a->old_key; a++, n++) {
+        ck_assert_msg(declared(cfg, a->section, a->key), "alias target [%s] %s is not declared",
+                      a->section, a->key);
+        ck_assert_msg(!declared(cfg, a->old_section, a->old_key),
+                      "old name [%s] %s is still declared: the alias would never apply",
+                      a->old_section, a->old_key);
+        char row[256];
+        snprintf(row, sizeof row, "| `[%s] %s` | `[%s] %s` |", a->old_section, a->old_key,
+                 a->section, a->key);
+        ck_assert_msg(strstr(guide, row) != NULL,
+                      "docs/guide.md (Renamed settings) lacks the row %s", row);
+    }
+    ck_assert_uint_gt(n, 0);
+    free(guide);
+    smfw_config_free(cfg);
+    smfw_registry_free(reg);
+}
+END_TEST
+
+static char warned[2048];
+static void keep_warning(smfw_log_level level, const char *line, void *user) {
+    (void)user;
+    if (level == SMFW_LOG_WARN) snprintf(warned, sizeof warned, "%s", line);
+}
+
+START_TEST(old_key_names_load_with_a_warning_and_count_as_the_new_ones) {
+    smfw_registry *reg = NULL;
+    smfw_config *cfg = config_with_plugins(&reg);
+    char *dir = smfw_test_tmpdir();
+    char *path = write_conf(dir, "[run]\nurl = http://127.0.0.1:9/\nworkers = 3\n"
+                                 "[dataset]\nsampling = sequential\n"
+                                 "[backend.direct]\nmock_args = --ttft-ms=7\n");
+    smfw_error err;
+    warned[0] = '\0';
+    smfw_log_set_sink(keep_warning, NULL);
+    ck_assert_int_eq(smfw_config_load_file(cfg, path, &err), SMFW_OK);
+    smfw_log_set_sink(NULL, NULL);
+    const smfw_settings *direct = smfw_config_section(cfg, "backend.direct");
+    ck_assert_str_eq(smfw_settings_get(direct, "url"), "http://127.0.0.1:9/");
+    ck_assert_int_eq(smfw_settings_get_int(direct, "workers", 0), 3);
+    ck_assert_str_eq(smfw_settings_get(direct, "mock_arg"), "--ttft-ms=7");
+    ck_assert_str_eq(smfw_settings_get(smfw_config_section(cfg, "dataset"), "dataset_sampling"),
+                     "sequential");
+    /* The last warning is the last old name: its line and its new name. */
+    ck_assert_msg(strstr(warned, ":7: [backend.direct] mock_args is the old name of "
+                                 "[backend.direct] mock_arg") != NULL,
+                  "warning was: %s", warned);
+    int line = 0;
+    ck_assert_int_eq(smfw_settings_source(direct, "workers", NULL, &line), SMFW_SOURCE_FILE);
+    ck_assert_int_eq(line, 3);
+    smfw_config_free(cfg);
+    smfw_registry_free(reg);
+    free(path);
+
+    /* The old and the new name of one key in one file: one of them would be lost. */
+    cfg = config_with_plugins(&reg);
+    path = write_conf(dir, "[dataset]\ndataset_file = a.jsonl\nfile = b.jsonl\n");
+    smfw_log_set_sink(keep_warning, NULL);
+    ck_assert_int_eq(smfw_config_load_file(cfg, path, &err), SMFW_ERR_CONFIG);
+    smfw_log_set_sink(NULL, NULL);
+    ck_assert_msg(strstr(err.message, ":3: [dataset] dataset_file is set again (first on line 2)"),
+                  "%s", err.message);
+    smfw_config_free(cfg);
+    smfw_registry_free(reg);
+    free(path);
+    smfw_test_rmtree(dir);
+    free(dir);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("config");
     TCase *tc = tcase_create("core");
@@ -266,6 +381,8 @@ int main(void) {
     tcase_add_test(tc, lists_durations_and_typed_getters);
     tcase_add_test(tc, override_replaces_lists_and_flags);
     tcase_add_test(tc, default_conf_lists_exactly_the_declared_keys);
+    tcase_add_test(tc, config_keys_equal_flag_names_and_aliases_point_at_live_keys);
+    tcase_add_test(tc, old_key_names_load_with_a_warning_and_count_as_the_new_ones);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -49,7 +49,7 @@ static void set(smfw_config *cfg, const char *section, const char *key, const ch
 
 START_TEST(test_curated_is_the_default_and_found_without_configuration) {
     smfw_config *cfg = config();
-    set(cfg, "dataset", "sampling", "sequential");
+    set(cfg, "dataset", "dataset_sampling", "sequential");
     smfw_prompt_set *ps = NULL;
     smfw_error e;
     ck_assert_msg(smfw_dataset_load_configured(reg, cfg, NULL, 1, &ps, &e) == SMFW_OK, "%s",
@@ -69,7 +69,7 @@ START_TEST(test_curated_is_the_default_and_found_without_configuration) {
     smfw_prompt_set_free(ps);
 
     /* A dataset file given to the curated plugin is a mistake worth stopping for. */
-    set(cfg, "dataset", "file", "/tmp/whatever.jsonl");
+    set(cfg, "dataset", "dataset_file", "/tmp/whatever.jsonl");
     ck_assert_int_eq(smfw_dataset_load_configured(reg, cfg, "curated", 1, &ps, &e),
                      SMFW_ERR_CONFIG);
     ck_assert_msg(strstr(e.message, "--dataset custom"), "%s", e.message);
@@ -89,14 +89,14 @@ START_TEST(test_custom_plugin) {
                                     "not json\n"
                                     "{\"text\": \"four\", \"colour\": \"red\"}\n");
     smfw_config *cfg = config();
-    set(cfg, "dataset", "sampling", "sequential");
+    set(cfg, "dataset", "dataset_sampling", "sequential");
     smfw_prompt_set *ps = NULL;
     smfw_error e;
     /* No file: a sentence saying what to pass. */
     ck_assert_int_eq(smfw_dataset_load_configured(reg, cfg, "custom", 1, &ps, &e), SMFW_ERR_CONFIG);
     ck_assert_msg(strstr(e.message, "--dataset-file"), "%s", e.message);
 
-    set(cfg, "dataset", "file", good);
+    set(cfg, "dataset", "dataset_file", good);
     ck_assert_msg(smfw_dataset_load_configured(reg, cfg, "custom", 1, &ps, &e) == SMFW_OK, "%s",
                   e.message);
     ck_assert_uint_eq(ps->count, 3);
@@ -109,7 +109,7 @@ START_TEST(test_custom_plugin) {
     smfw_prompt_set_free(ps);
 
     /* Every bad line is listed, with its number, and no set is made. */
-    set(cfg, "dataset", "file", bad);
+    set(cfg, "dataset", "dataset_file", bad);
     ck_assert_int_eq(smfw_dataset_load_configured(reg, cfg, "custom", 1, &ps, &e), SMFW_ERR_CONFIG);
     ck_assert_ptr_null(ps);
     ck_assert_msg(strstr(e.message, "bad.jsonl:2: field \"output_length\""), "%s", e.message);
@@ -133,7 +133,7 @@ END_TEST
 static smfw_prompt_set *synthetic(const char *seed, const char *mean, const char *sd,
                                   const char *count) {
     smfw_config *cfg = config();
-    set(cfg, "dataset", "sampling", "sequential");
+    set(cfg, "dataset", "dataset_sampling", "sequential");
     set(cfg, "run", "random_seed", seed);
     set(cfg, "dataset", "input_tokens_mean", mean);
     set(cfg, "dataset", "input_tokens_stddev", sd);

@@ -281,9 +281,9 @@ static smfw_config *public_config(smfw_registry *reg, const char *url, const cha
         ck_assert_int_eq(smfw_config_set(cfg, "dataset.public", "sha256", sha256, SMFW_SOURCE_FLAG,
                                          "test", 0, &e),
                          SMFW_OK);
-    ck_assert_int_eq(
-        smfw_config_set(cfg, "dataset", "sampling", "sequential", SMFW_SOURCE_FLAG, "test", 0, &e),
-        SMFW_OK);
+    ck_assert_int_eq(smfw_config_set(cfg, "dataset", "dataset_sampling", "sequential",
+                                     SMFW_SOURCE_FLAG, "test", 0, &e),
+                     SMFW_OK);
     return cfg;
 }
 
@@ -360,9 +360,9 @@ START_TEST(test_public_download_into_cache) {
 
     /* --dataset-file skips the download entirely. */
     cfg = public_config(reg, bad_url, cache2, NULL);
-    ck_assert_int_eq(
-        smfw_config_set(cfg, "dataset", "file", expected_file, SMFW_SOURCE_FLAG, "test", 0, &e),
-        SMFW_OK);
+    ck_assert_int_eq(smfw_config_set(cfg, "dataset", "dataset_file", expected_file,
+                                     SMFW_SOURCE_FLAG, "test", 0, &e),
+                     SMFW_OK);
     int before = aws_fake_server_count(srv);
     ck_assert_int_eq(smfw_dataset_load_configured(reg, cfg, "public", 1, &set, &e), SMFW_OK);
     ck_assert_uint_eq(set->count, 3);

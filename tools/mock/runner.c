@@ -290,7 +290,7 @@ static const struct {
     {"warmup_duration", W_NUM_NONNEG, "run", "warmup_duration", "s"},
     {"streaming", W_BOOL, "run", "streaming", NULL},
     {"random_seed", W_INT_NONNEG, "run", "random_seed", NULL},
-    {"request_timeout_seconds", W_NUM_POS, "run", "request_timeout", "s"},
+    {"request_timeout_seconds", W_NUM_POS, "backend.direct", "request_timeout", "s"},
 };
 
 /* Accepted, and said in the log not to change what the mock measures. */
@@ -378,7 +378,7 @@ static int apply_params(job_plan *p, smfw_config *cfg, long level, job_log *log)
                                  "ClientError: WorkloadSpec parameter dataset_sampling_strategy "
                                  "= %s: expected sequential, random or shuffle",
                                  s ? s : "(not a string)");
-            if (cfg_set(p, cfg, "dataset", "sampling",
+            if (cfg_set(p, cfg, "dataset", "dataset_sampling",
                         !strcmp(s, "sequential") ? "sequential" : "shuffle", name) < 0)
                 return -1;
         } else if (!strcmp(name, "num_dataset_entries")) {
@@ -428,14 +428,14 @@ static int build_config(job_plan *p, mock_runner *r, long level, smfw_config **o
         return -1;
     if (level > 0) {
         snprintf(text, sizeof text, "%ld", level);
-        if (cfg_set(p, cfg, "run", p->open_loop ? "max_concurrency" : "concurrency", text,
-                    "concurrency") < 0)
+        if (cfg_set(p, cfg, p->open_loop ? "backend.direct" : "run",
+                    p->open_loop ? "max_concurrency" : "concurrency", text, "concurrency") < 0)
             return -1;
     }
-    if (p->dataset_file[0] && cfg_set(p, cfg, "dataset", "file", p->dataset_file, NULL) < 0)
+    if (p->dataset_file[0] && cfg_set(p, cfg, "dataset", "dataset_file", p->dataset_file, NULL) < 0)
         return -1;
     if (!strcmp(p->dataset, "public") && r->sharegpt_file &&
-        cfg_set(p, cfg, "dataset", "file", r->sharegpt_file, NULL) < 0)
+        cfg_set(p, cfg, "dataset", "dataset_file", r->sharegpt_file, NULL) < 0)
         return -1;
     return apply_params(p, cfg, level, log);
 }
