@@ -17,6 +17,7 @@ static const smfw_setting_alias setting_aliases[] = {
     {"backend.direct", "path", "backend.direct", "endpoint_path"},
     {"backend.direct", "mock_args", "backend.direct", "mock_arg"},
     {"backend.managed", "regions", "backend.managed", "benchmark_regions"},
+    {"backend.managed", "tokenizer", "run", "tokenizer"}, /* both backends count with it */
     /* Keys only the direct backend reads left the shared [run] section. */
     {"run", "target_variant", "backend.direct", "target_variant"},
     {"run", "target_model", "backend.direct", "target_model"},

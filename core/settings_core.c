@@ -74,6 +74,10 @@ static const smfw_setting_decl smfw_settings_run[] = {
     {"max_error_rate", D, "0.01",
      "validity gate: the run fails (exit 3) when errors/requests exceeds this fraction",
      "max-error-rate", NULL, 0, "FRACTION"},
+    {"tokenizer", S, NULL,
+     "count tokens with this tokenizer as AIPerf does (tokenizer.json, builtin:o200k_base, a hub "
+     "id); default: server usage",
+     "tokenizer", NULL, 0, "SPEC"},
     {"random_seed", I, "42", "seed for sampling, synthetic prompts and arrivals", "random-seed",
      NULL, 0, "N"},
     {"shard", S, NULL, "run shard I of N (\"I/N\"): splits dataset and request budget", "shard",

@@ -106,6 +106,7 @@ static const smfw_setting_decl direct_settings[] = {
 typedef struct direct_backend {
     direct_options opt;
     direct_start_barrier start;
+    smfw_tokenizer *tok; /* --tokenizer, loaded before anything is sent */
 } direct_backend;
 
 static smfw_status direct_create(const smfw_settings *settings, const smfw_config *config,
@@ -117,7 +118,14 @@ static smfw_status direct_create(const smfw_settings *settings, const smfw_confi
         st = direct_start_barrier_parse(smfw_settings_get(settings, "start_at"), direct_wall_ns(),
                                         &b->start, err);
     if (st == SMFW_OK) st = direct_preflight(&b->opt, err);
+    if (st == SMFW_OK && b->opt.tokenizer) {
+        smfw_error te;
+        smfw_error_clear(&te);
+        if (smfw_tokenizer_new(b->opt.tokenizer, &b->tok, &te) != SMFW_OK)
+            st = smfw_error_set(err, te.status, "--tokenizer %s: %s", b->opt.tokenizer, te.message);
+    }
     if (st != SMFW_OK) {
+        smfw_tokenizer_free(b->tok);
         direct_options_free(&b->opt);
         free(b);
         return st;
@@ -129,6 +137,7 @@ static smfw_status direct_create(const smfw_settings *settings, const smfw_confi
 static void direct_destroy(void *ctx) {
     direct_backend *b = ctx;
     if (!b) return;
+    smfw_tokenizer_free(b->tok);
     direct_options_free(&b->opt);
     free(b);
 }
@@ -144,8 +153,9 @@ static smfw_status direct_control(void *ctx, int op, void *arg) {
 
 /* ---- payloads ---------------------------------------------------------------- */
 
-static smfw_status build_payloads(const direct_options *o, const smfw_prompt_set *ps,
-                                  direct_payload **out, json_t **inputs, smfw_error *err) {
+static smfw_status build_payloads(const direct_options *o, smfw_tokenizer *tok,
+                                  const smfw_prompt_set *ps, direct_payload **out, json_t **inputs,
+                                  smfw_error *err) {
     direct_payload *p = calloc(ps->count, sizeof *p);
     json_t *data = json_array();
     if (!p || !data) {
@@ -178,8 +188,11 @@ static smfw_status build_payloads(const direct_options *o, const smfw_prompt_set
             direct_payload_build_json(&cfg, pr->text ? pr->text : "", pr->role, budget, &body, err);
         if (st != SMFW_OK) break;
         st = direct_payload_fill(&p[i], body, budget, err);
+        /* ISL as AIPerf counts it: the tokenizer over the prompt text, else the dataset's. */
         p[i].input_tokens =
-            pr->input_tokens >= 0 ? pr->input_tokens : smfw_estimate_tokens(pr->text, pr->text_len);
+            tok ? smfw_tokenizer_count(tok, pr->text ? pr->text : "", pr->text_len, NULL)
+            : pr->input_tokens >= 0 ? pr->input_tokens
+                                    : smfw_estimate_tokens(pr->text, pr->text_len);
         p[i].turn_index = pr->turn_index;
         if (pr->session_id && *pr->session_id)
             snprintf(p[i].conversation_id, sizeof p[i].conversation_id, "%s", pr->session_id);
@@ -228,7 +241,7 @@ typedef struct run_state {
     int64_t hist_ns[32];
     size_t hist_pos, hist_n;
     int64_t last_progress_ns;
-    int64_t valid, errors, used_usage, chunks, estimated;
+    int64_t valid, errors, used_usage, chunks, estimated, tokenized;
     int64_t skew_s;
     int cancel_seen;
     smfw_status add_status;
@@ -301,7 +314,9 @@ static size_t drain(run_state *rs, size_t max, int wait_ms) {
                 rs->errors++;
             } else {
                 rs->valid++;
-                if (x->used_usage)
+                if (x->tokenized)
+                    rs->tokenized++;
+                else if (x->used_usage)
                     rs->used_usage++;
                 else if (x->estimated)
                     rs->estimated++;
@@ -532,7 +547,7 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         o->endpoint_url = strdup(mock.url);
         SMFW_LOG_INFO("direct", "started smfw-mock at %s", mock.url);
     }
-    st = build_payloads(o, run->prompts, &payloads, &inputs, err);
+    st = build_payloads(o, b->tok, run->prompts, &payloads, &inputs, err);
     if (st != SMFW_OK) goto out;
     if (o->duration_s <= 0 && o->warmup_duration_s <= 0) {
         /* inputs.json holds what is sent: the warm-up's prompts, then the profiling ones. */
@@ -542,7 +557,7 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     }
     st = direct_write_inputs_json(run->output_dir, inputs, err);
     if (st != SMFW_OK) goto out;
-    st = direct_engine_init(eng, o, payloads, run->prompts->count, run->cancel, err);
+    st = direct_engine_init(eng, o, payloads, run->prompts->count, b->tok, run->cancel, err);
     if (st != SMFW_OK) goto out;
     if (o->mock) {
         st = direct_sagemaker_set_explicit_credentials(&eng->tr, mock.access_key_id,
@@ -601,7 +616,10 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         goto out;
     }
     results->records_complete = 1;
-    const char *src = rs->used_usage && !rs->chunks && !rs->estimated   ? "server_usage"
+    char tok_src[300];
+    snprintf(tok_src, sizeof tok_src, "tokenizer:%s", b->tok ? smfw_tokenizer_name(b->tok) : "");
+    const char *src = rs->tokenized && rs->tokenized == rs->valid       ? tok_src
+                      : rs->used_usage && !rs->chunks && !rs->estimated ? "server_usage"
                       : rs->chunks && !rs->used_usage && !rs->estimated ? "content_chunks"
                       : rs->estimated && !rs->used_usage && !rs->chunks ? "estimated"
                       : rs->valid                                       ? "mixed"

@@ -25,6 +25,7 @@
 #include <smfw/eventstream.h>
 #include <smfw/results.h>
 #include <smfw/sigv4.h>
+#include <smfw/tokenizer.h>
 
 #include "dbuf.h"
 #include "failfast.h"
@@ -138,6 +139,7 @@ typedef struct direct_completion {
     double ttft_ms;         /* < 0 unknown */
     int used_usage;         /* token counts came from server usage */
     int estimated;          /* token counts estimated from text (buffered, no usage) */
+    int tokenized;          /* token counts from --tokenizer */
     char *text, *reasoning; /* outputs.json (may be NULL) */
     int64_t server_skew_s;  /* measured Date - local clock, INT64_MIN unknown */
 } direct_completion;
@@ -174,6 +176,9 @@ typedef struct direct_engine {
     _Atomic int ff_done;
     direct_worker *workers;
     int n_workers;
+    /* --tokenizer (owned by the backend): one instance, its scratch used under tok_lock */
+    smfw_tokenizer *tok;
+    pthread_mutex_t tok_lock;
     volatile sig_atomic_t *cancel;
     /* CLOCK_REALTIME - CLOCK_MONOTONIC, measured once: every wall time of the run is a
      * monotonic stamp plus this, so records convert back to monotonic exactly. */
@@ -204,7 +209,7 @@ typedef struct direct_engine {
 /** Set up transport, workers and slots (nothing is sent). */
 smfw_status direct_engine_init(direct_engine *eng, const direct_options *opt,
                                const direct_payload *payloads, size_t n_payloads,
-                               volatile sig_atomic_t *cancel, smfw_error *err);
+                               smfw_tokenizer *tok, volatile sig_atomic_t *cancel, smfw_error *err);
 
 /**
  * Start one phase's worker threads. count: requests to send (0 = unlimited),

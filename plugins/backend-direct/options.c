@@ -141,6 +141,7 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
     o->headers = get_list(own, "header", &o->n_headers);
     o->model = get_str(own, "model");
     o->extra = get_list(run, "extra_inputs", &o->n_extra);
+    o->tokenizer = get_str(run, "tokenizer");
     o->region = get_str(aws, "region");
     o->profile = get_str(aws, "profile");
     o->endpoint_url = get_str(aws, "endpoint_url");
@@ -333,6 +334,7 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
 }
 
 void direct_options_free(direct_options *o) {
+    free(o->tokenizer);
     free(o->endpoint);
     free(o->inference_component);
     free(o->target_variant);

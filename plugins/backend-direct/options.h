@@ -38,6 +38,7 @@ typedef struct direct_options {
     /* payload */
     direct_endpoint_type endpoint_type;
     char *model;
+    char *tokenizer; /**< [run] tokenizer: counts ISL and OSL when set (NULL = usage/chunks) */
     int streaming;
     int include_usage;
     int use_max_tokens;

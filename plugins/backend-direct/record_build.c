@@ -173,12 +173,23 @@ smfw_status direct_record_build(direct_engine *eng, direct_slot *s, CURLcode rc,
     rec->worker_id = dup_or_null(s->w->worker_name);
     rec->http_status = s->status;
 
-    /* Token counts: server usage when sent, else content chunks (streamed) or an estimate. */
-    int64_t isl = a->usage_prompt >= 0 ? a->usage_prompt : s->payload->input_tokens;
+    /* Token counts: --tokenizer's (ISL counted once per prompt, before the run), else server
+     * usage when sent, else content chunks (streamed) or an estimate. */
+    int64_t isl = a->usage_prompt >= 0 && !eng->tok ? a->usage_prompt : s->payload->input_tokens;
     int64_t out_tokens = -1, reasoning = -1;
     int streamed_reader = s->reader != DIRECT_READ_BODY;
     if (o->endpoint_type == DIRECT_EP_EMBEDDINGS) {
         /* no output tokens */
+    } else if (eng->tok) {
+        /* AIPerf's count: the tokenizer over the text (reasoning text apart). */
+        pthread_mutex_lock(&eng->tok_lock);
+        out_tokens =
+            smfw_tokenizer_count(eng->tok, a->text.data ? a->text.data : "", a->text.len, NULL);
+        reasoning = a->reasoning.len
+                        ? smfw_tokenizer_count(eng->tok, a->reasoning.data, a->reasoning.len, NULL)
+                        : -1;
+        pthread_mutex_unlock(&eng->tok_lock);
+        out->tokenized = 1;
     } else if (a->usage_completion >= 0) {
         reasoning = a->usage_reasoning;
         out_tokens = a->usage_completion - (reasoning > 0 ? reasoning : 0);

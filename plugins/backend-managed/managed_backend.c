@@ -46,8 +46,6 @@ static const smfw_setting_decl managed_settings[] = {
      "ap-southeast-2",
      "regions where SageMaker's benchmark capability is offered (checked before launching)",
      "benchmark-regions", NULL, 0, "LIST"},
-    {"tokenizer", S, NULL, "Hugging Face tokenizer id AIPerf counts tokens with", "tokenizer", NULL,
-     0, "ID"},
     {"workload_param", L, NULL,
      "extra WorkloadSpec parameter name=value (repeatable; checked against the documented set)",
      "workload-param", NULL, 0, "NAME=VALUE"},

@@ -264,8 +264,21 @@ smfw_status managed_spec_build(const smfw_config *cfg, json_t **out, smfw_error 
     json_object_set_new(p, "streaming", json_boolean(smfw_settings_get_bool(run, "streaming", 1)));
     json_object_set_new(p, "random_seed",
                         json_integer(smfw_settings_get_int(run, "random_seed", 42)));
-    const char *tok = mine ? smfw_settings_get(mine, "tokenizer") : NULL;
-    if (tok && *tok) json_object_set_new(p, "tokenizer", json_string(tok));
+    const char *tok = smfw_settings_get(run, "tokenizer");
+    if (tok && *tok) {
+        /* AIPerf runs in the service and loads the tokenizer from the Hugging Face hub. */
+        const char *slash = strchr(tok, '/');
+        if (!slash || slash == tok || strchr(slash + 1, '/') || tok[0] == '.' ||
+            strncmp(tok, "builtin", 7) == 0) {
+            json_decref(p);
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "--tokenizer %s: the managed benchmark's AIPerf loads its "
+                                  "tokenizer from the Hugging Face hub; give a model id "
+                                  "(org/name), not a file or a builtin encoding",
+                                  tok);
+        }
+        json_object_set_new(p, "tokenizer", json_string(tok));
+    }
     n = mine ? smfw_settings_get_list(mine, "workload_param", &items) : 0;
     for (size_t i = 0; i < n; i++) {
         st = managed_spec_apply_extra(p, items[i], err);

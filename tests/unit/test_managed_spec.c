@@ -24,7 +24,6 @@
 
 /* A config with the core sections and the managed backend's section. */
 static const smfw_setting_decl managed_decls_for_test[] = {
-    {"tokenizer", SMFW_SETTING_STRING, NULL, "t", "tokenizer", NULL, 0, NULL},
     {"workload_param", SMFW_SETTING_LIST, NULL, "w", "workload-param", NULL, 0, NULL},
     {"sla", SMFW_SETTING_LIST, NULL, "s", "sla", NULL, 0, NULL},
     {"sla_concurrency", SMFW_SETTING_LIST, "1,2,4,8,16,32,64", "c", "sla-concurrency", NULL, 0,
@@ -114,7 +113,7 @@ START_TEST(settings_reach_the_spec) {
     set("run", "extra_inputs", "reasoning_effort:low");
     set("run", "goodput", "time_to_first_token:500");
     set("run", "random_seed", "7");
-    set("backend.managed", "tokenizer", "Qwen/Qwen3-0.6B");
+    set("run", "tokenizer", "Qwen/Qwen3-0.6B");
     set("backend.managed", "workload_param", "request_rate_mode=constant");
     set("backend.managed", "workload_param", "warmup_duration=10");
     json_t *spec;
@@ -136,6 +135,23 @@ START_TEST(settings_reach_the_spec) {
     ck_assert_str_eq(json_string_value(json_object_get(p, "request_rate_mode")), "constant");
     ck_assert_double_eq(json_number_value(json_object_get(p, "warmup_duration")), 10);
     json_decref(spec);
+}
+END_TEST
+
+/* The shared --tokenizer: the service's AIPerf takes a hub id, never a local file. */
+START_TEST(tokenizer_must_be_a_hub_id) {
+    static const char *const refused[] = {"/models/tokenizer.json", "./tok", "builtin:o200k_base",
+                                          "tokenizer.json",         "a/b/c", NULL};
+    for (size_t i = 0; refused[i]; i++) {
+        smfw_error err;
+        smfw_config_free(cfg);
+        ck_assert_int_eq(smfw_config_new(reg, &cfg, &err), SMFW_OK);
+        set("run", "tokenizer", refused[i]);
+        json_t *spec = NULL;
+        ck_assert_int_eq(managed_spec_build(cfg, &spec, &err), SMFW_ERR_CONFIG);
+        ck_assert_msg(strstr(err.message, "Hugging Face hub") && strstr(err.message, refused[i]),
+                      "%s", err.message);
+    }
 }
 END_TEST
 
@@ -272,6 +288,7 @@ static Suite *suite(void) {
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, defaults_match_the_reference_workflow);
     tcase_add_test(tc, settings_reach_the_spec);
+    tcase_add_test(tc, tokenizer_must_be_a_hub_id);
     tcase_add_test(tc, sla_search_sweeps_with_slos_as_goodput);
     tcase_add_test(tc, unknown_and_mistyped_parameters_are_refused);
     tcase_add_test(tc, names_fit_the_aientityname_rule);

@@ -1,0 +1,81 @@
+// tokenizer_counts.test.mjs - `smfw run --tokenizer` counts every record's input and output
+// tokens as AIPerf does (the tokenizer over the prompt text and over the generated text,
+// add_special_tokens=False), checked against @lenml/tokenizers (transformers.js) on what the
+// run itself wrote: inputs.json (the prompts sent), outputs.json (the texts received) and
+// profile_export.jsonl (the counts). smfw-mock reports its own usage counts, which differ
+// from the tokenizer's: the test also shows the tokenizer's counts won over the server's.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const BUILD = process.env.SMFW_BUILD_DIR ?? "build";
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "smfw-tokcount-"));
+process.on("exit", () => fs.rmSync(scratch, { recursive: true, force: true }));
+
+async function tokenizerDir(model) {
+  const pkg = await import(`@lenml/tokenizer-${model}`);
+  const raw = pkg.tokenizerJSON.default?.model ? pkg.tokenizerJSON.default : pkg.tokenizerJSON;
+  const json = { ...raw };
+  delete json.default;
+  const dir = path.join(scratch, model);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "tokenizer.json"), JSON.stringify(json));
+  return { dir, tok: pkg.fromPreTrained() };
+}
+
+function run(name, args) {
+  const out = path.join(scratch, name);
+  const r = spawnSync(path.join(BUILD, "smfw"),
+    ["run", "--endpoint", "mock", "-q", "-o", out, ...args],
+    { encoding: "utf8", env: { ...process.env, HOME: scratch, AWS_EC2_METADATA_DISABLED: "true" } });
+  assert.equal(r.status, 0, `smfw run ${args.join(" ")}: ${r.stdout}${r.stderr}`);
+  const read = (f) => fs.readFileSync(path.join(out, f), "utf8");
+  const prompts = new Map(JSON.parse(read("inputs.json")).data.map(
+    (e) => [e.session_id, e.payloads[0].messages ? e.payloads[0].messages.at(-1).content
+      : e.payloads[0].prompt]));
+  const outputs = new Map(JSON.parse(read("outputs.json")).data.map((e) => [e.session_num, e.output ?? ""]));
+  const records = read("profile_export.jsonl").trim().split("\n").map((l) => JSON.parse(l));
+  const summary = JSON.parse(read("profile_export_aiperf.json"));
+  return { prompts, outputs, records, summary };
+}
+
+for (const [model, streaming] of [["qwen3", true], ["llama3_1", false]]) {
+  test(`--tokenizer ${model} (${streaming ? "streaming" : "non-streaming"}): ISL and OSL = @lenml/tokenizers`, async () => {
+    const { dir, tok } = await tokenizerDir(model);
+    const args = ["-n", "24", "--concurrency", "4", "--tokenizer", dir,
+      "--mock-arg=--output-tokens=37", ...(streaming ? [] : ["--no-streaming"])];
+    const r = run(`${model}-${streaming}`, args);
+    assert.equal(r.records.length, 24);
+    let serverDiffers = 0;
+    for (const rec of r.records) {
+      const m = rec.metrics;
+      const prompt = r.prompts.get(rec.metadata.conversation_id);
+      const output = r.outputs.get(rec.metadata.session_num);
+      assert.ok(prompt !== undefined && output !== undefined, `record ${rec.metadata.session_num}: no input or output`);
+      const isl = tok.encode(prompt, { add_special_tokens: false }).length;
+      const osl = tok.encode(output, { add_special_tokens: false }).length;
+      assert.equal(m.input_sequence_length.value, isl, `ISL of ${JSON.stringify(prompt.slice(0, 60))}`);
+      assert.equal(m.output_sequence_length.value, osl, `OSL of ${JSON.stringify(output.slice(0, 60))}`);
+      if (m.usage_prompt_tokens && m.usage_prompt_tokens.value !== isl) serverDiffers++;
+    }
+    // The mock's usage is its own count: the test would pass on usage alone otherwise.
+    assert.ok(serverDiffers > 0, "the server's usage equals the tokenizer's everywhere: nothing shown");
+    assert.equal(findSource(r.summary),
+      "tokenizer:" + model);
+    console.log(`${model}: 24 records, ISL and OSL identical; server usage differed on ${serverDiffers}`);
+  });
+}
+
+function findSource(o) {
+  if (o && typeof o === "object") {
+    if (typeof o.token_count_source === "string") return o.token_count_source;
+    for (const v of Object.values(o)) {
+      const s = findSource(v);
+      if (s) return s;
+    }
+  }
+  return undefined;
+}
