@@ -121,8 +121,11 @@ static smfw_status direct_create(const smfw_settings *settings, const smfw_confi
     if (st == SMFW_OK && b->opt.tokenizer) {
         smfw_error te;
         smfw_error_clear(&te);
+        /* A SPEC naming nothing is a configuration error (exit 1), like a missing -C file;
+         * a hub that cannot be reached keeps its network status (exit 2). */
         if (smfw_tokenizer_new(b->opt.tokenizer, &b->tok, &te) != SMFW_OK)
-            st = smfw_error_set(err, te.status, "--tokenizer %s: %s", b->opt.tokenizer, te.message);
+            st = smfw_error_set(err, te.status == SMFW_ERR_NOT_FOUND ? SMFW_ERR_CONFIG : te.status,
+                                "--tokenizer %s: %s", b->opt.tokenizer, te.message);
     }
     if (st != SMFW_OK) {
         smfw_tokenizer_free(b->tok);

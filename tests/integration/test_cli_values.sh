@@ -136,4 +136,9 @@ refuse "$smfw" config -C both.conf "both.conf:3: [backend.direct] mock_arg is se
 expect_rc 0 "$smfw" run --backend managed --endpoint ep --region us-east-1 --workers 2
 grep -q "option --workers is a setting of the direct backend; the managed backend ignores it" err ||
     fail "no warning for --workers on managed: $(cat err)"
+# A --tokenizer that names nothing stops the run before anything is sent (no folder, no mock).
+refuse "$smfw" run --endpoint mock --tokenizer "$work/none/tokenizer.json" -o "$work/tokrun" \
+    "--tokenizer $work/none/tokenizer.json: no tokenizer at"
+[ ! -e "$work/tokrun" ] || fail "a run with an unloadable tokenizer wrote $work/tokrun"
+! grep -q "started smfw-mock" err || fail "the mock was started before the tokenizer was loaded"
 echo ok
