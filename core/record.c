@@ -78,6 +78,36 @@ smfw_status smfw_record_set_error(smfw_record *rec, smfw_error_class cls, int ha
     return SMFW_OK;
 }
 
+void smfw_record_set_output_tokens(smfw_record *rec, int streaming, int64_t output_tokens,
+                                   int64_t reasoning_tokens) {
+    if (rec->error) return;
+    static const smfw_metric_id follow[] = {
+        SMFW_M_OUTPUT_TOKEN_COUNT, SMFW_M_REASONING_TOKEN_COUNT, SMFW_M_OUTPUT_SEQUENCE_LENGTH,
+        SMFW_M_INTER_TOKEN_LATENCY, SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER};
+    for (size_t i = 0; i < sizeof follow / sizeof follow[0]; i++)
+        rec->present &= ~((uint64_t)1 << follow[i]);
+    int have_out = output_tokens >= 0, have_reason = reasoning_tokens >= 0;
+    if (have_out && output_tokens > 0)
+        smfw_record_set(rec, SMFW_M_OUTPUT_TOKEN_COUNT, (double)output_tokens);
+    if (have_reason) smfw_record_set(rec, SMFW_M_REASONING_TOKEN_COUNT, (double)reasoning_tokens);
+    if (!have_out && !have_reason) return;
+    int64_t osl = (have_out ? output_tokens : 0) + (have_reason ? reasoning_tokens : 0);
+    smfw_record_set(rec, SMFW_M_OUTPUT_SEQUENCE_LENGTH, (double)osl);
+    if (streaming && osl >= 2 && smfw_record_has(rec, SMFW_M_REQUEST_LATENCY) &&
+        smfw_record_has(rec, SMFW_M_TIME_TO_FIRST_TOKEN)) {
+        /* The latency and TTFT doubles stored by smfw_record_derive(), so a recount gives
+         * the same bits as a count known at once. */
+        double itl =
+            (rec->values[SMFW_M_REQUEST_LATENCY] - rec->values[SMFW_M_TIME_TO_FIRST_TOKEN]) /
+            (double)(osl - 1);
+        smfw_record_set(rec, SMFW_M_INTER_TOKEN_LATENCY, itl);
+        /* AIPerf: 1 / (ITL converted to seconds, ns x 1e-9); 1e9 / itl differs in the
+         * last bit for about a third of the fixtures' records. */
+        if (itl > 0)
+            smfw_record_set(rec, SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER, 1.0 / (itl * 1e-9));
+    }
+}
+
 smfw_status smfw_record_derive(smfw_record *rec, const smfw_response_timing *t) {
     int64_t start = t->start_mono_ns;
     if (t->input_tokens >= 0) {
@@ -116,23 +146,7 @@ smfw_status smfw_record_derive(smfw_record *rec, const smfw_response_timing *t) 
                 rec->icl[i - 1] = (double)(t->content_ns[i] - t->content_ns[i - 1]);
         }
     }
-    int have_out = t->output_tokens >= 0, have_reason = t->reasoning_tokens >= 0;
-    if (have_out && t->output_tokens > 0)
-        smfw_record_set(rec, SMFW_M_OUTPUT_TOKEN_COUNT, (double)t->output_tokens);
-    if (have_reason)
-        smfw_record_set(rec, SMFW_M_REASONING_TOKEN_COUNT, (double)t->reasoning_tokens);
-    if (have_out || have_reason) {
-        int64_t osl = (have_out ? t->output_tokens : 0) + (have_reason ? t->reasoning_tokens : 0);
-        smfw_record_set(rec, SMFW_M_OUTPUT_SEQUENCE_LENGTH, (double)osl);
-        if (t->streaming && osl >= 2) {
-            double itl = (latency - ttft) / (double)(osl - 1);
-            smfw_record_set(rec, SMFW_M_INTER_TOKEN_LATENCY, itl);
-            /* AIPerf: 1 / (ITL converted to seconds, ns x 1e-9); 1e9 / itl differs in the
-             * last bit for about a third of the fixtures' records. */
-            if (itl > 0)
-                smfw_record_set(rec, SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER, 1.0 / (itl * 1e-9));
-        }
-    }
+    smfw_record_set_output_tokens(rec, t->streaming, t->output_tokens, t->reasoning_tokens);
     if (t->input_tokens >= 0) {
         smfw_record_set(rec, SMFW_M_INPUT_SEQUENCE_LENGTH, (double)t->input_tokens);
         if (t->streaming && ttft > 0)

@@ -271,6 +271,15 @@ typedef struct smfw_response_timing {
  */
 SMFW_API smfw_status smfw_record_derive(smfw_record *rec, const smfw_response_timing *timing);
 
+/**
+ * Set (or replace) the metrics that follow from a valid record's output token counts:
+ * output and reasoning token counts, OSL, and for streaming ITL and per-user throughput
+ * (from the request latency and TTFT already in the record). -1 = unknown. Used by
+ * smfw_record_derive() and by a backend that counts the tokens later (--tokenizer).
+ */
+SMFW_API void smfw_record_set_output_tokens(smfw_record *rec, int streaming, int64_t output_tokens,
+                                            int64_t reasoning_tokens);
+
 /** One distinct error of a run and how many records had it. */
 typedef struct smfw_error_summary_entry {
     int has_code;

@@ -313,6 +313,17 @@ static size_t drain(run_state *rs, size_t max, int wait_ms) {
                 pthread_mutex_unlock(&rs->ring_lock);
             }
             if (x->server_skew_s != INT64_MIN) rs->skew_s = x->server_skew_s;
+            if (x->tokenized && !x->is_error) {
+                /* AIPerf's count: the tokenizer over the text (reasoning apart), here on the
+                 * writer's thread, never on a load worker that is reading other responses. */
+                smfw_tokenizer *tok = rs->eng->tok;
+                long long osl = smfw_tokenizer_count(tok, x->text ? x->text : "",
+                                                     x->text ? strlen(x->text) : 0, NULL);
+                long long r = x->reasoning ? smfw_tokenizer_count(tok, x->reasoning,
+                                                                  strlen(x->reasoning), NULL)
+                                           : -1;
+                smfw_record_set_output_tokens(&x->rec, rs->eng->opt->streaming, osl, r);
+            }
             if (x->is_error) {
                 rs->errors++;
             } else {
@@ -326,7 +337,10 @@ static size_t drain(run_state *rs, size_t max, int wait_ms) {
                 else
                     rs->chunks++;
             }
-            direct_outputs_add(&rs->outputs, &x->rec, x->text, x->reasoning);
+            /* The text is kept for --tokenizer too; outputs.json has it only when asked. */
+            int keep = rs->eng->opt->save_outputs;
+            direct_outputs_add(&rs->outputs, &x->rec, keep ? x->text : NULL,
+                               keep ? x->reasoning : NULL);
             smfw_error e;
             smfw_status st = smfw_results_add_record(rs->run->results, &x->rec, &e);
             if (st != SMFW_OK && rs->add_status == SMFW_OK) {

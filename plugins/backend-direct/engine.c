@@ -668,7 +668,6 @@ smfw_status direct_engine_init(direct_engine *eng, const direct_options *o,
                                smfw_error *err) {
     memset(eng, 0, sizeof *eng);
     eng->tok = tok;
-    pthread_mutex_init(&eng->tok_lock, NULL);
     eng->opt = o;
     eng->payloads = payloads;
     eng->n_payloads = n_payloads;
@@ -826,7 +825,6 @@ void direct_engine_free(direct_engine *eng) {
     direct_transport_free(&eng->tr);
     pthread_mutex_destroy(&eng->qlock);
     pthread_mutex_destroy(&eng->ff_lock);
-    pthread_mutex_destroy(&eng->tok_lock);
     pthread_cond_destroy(&eng->qcond);
     memset(eng, 0, sizeof *eng);
 }

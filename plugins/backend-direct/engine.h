@@ -139,7 +139,7 @@ typedef struct direct_completion {
     double ttft_ms;         /* < 0 unknown */
     int used_usage;         /* token counts came from server usage */
     int estimated;          /* token counts estimated from text (buffered, no usage) */
-    int tokenized;          /* token counts from --tokenizer */
+    int tokenized;          /* output tokens left to --tokenizer (counted from the text) */
     char *text, *reasoning; /* outputs.json (may be NULL) */
     int64_t server_skew_s;  /* measured Date - local clock, INT64_MIN unknown */
 } direct_completion;
@@ -176,9 +176,8 @@ typedef struct direct_engine {
     _Atomic int ff_done;
     direct_worker *workers;
     int n_workers;
-    /* --tokenizer (owned by the backend): one instance, its scratch used under tok_lock */
+    /* --tokenizer (owned by the backend): used by whoever writes the records, one at a time */
     smfw_tokenizer *tok;
-    pthread_mutex_t tok_lock;
     volatile sig_atomic_t *cancel;
     /* CLOCK_REALTIME - CLOCK_MONOTONIC, measured once: every wall time of the run is a
      * monotonic stamp plus this, so records convert back to monotonic exactly. */

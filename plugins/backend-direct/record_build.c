@@ -181,14 +181,7 @@ smfw_status direct_record_build(direct_engine *eng, direct_slot *s, CURLcode rc,
     if (o->endpoint_type == DIRECT_EP_EMBEDDINGS) {
         /* no output tokens */
     } else if (eng->tok) {
-        /* AIPerf's count: the tokenizer over the text (reasoning text apart). */
-        pthread_mutex_lock(&eng->tok_lock);
-        out_tokens =
-            smfw_tokenizer_count(eng->tok, a->text.data ? a->text.data : "", a->text.len, NULL);
-        reasoning = a->reasoning.len
-                        ? smfw_tokenizer_count(eng->tok, a->reasoning.data, a->reasoning.len, NULL)
-                        : -1;
-        pthread_mutex_unlock(&eng->tok_lock);
+        /* Counted by the recorder (drain in backend_direct.c), off this load worker's thread. */
         out->tokenized = 1;
     } else if (a->usage_completion >= 0) {
         reasoning = a->usage_reasoning;
@@ -266,7 +259,7 @@ smfw_status direct_record_build(direct_engine *eng, direct_slot *s, CURLcode rc,
             : INT64_MIN;
     if (!out->is_error && o->streaming && a->n_content)
         out->ttft_ms = (double)(a->content_ns[0] - s->start_ns) / 1e6;
-    if (o->save_outputs) {
+    if (o->save_outputs || out->tokenized) {
         out->text = a->text.len ? strndup(a->text.data, a->text.len) : NULL;
         out->reasoning = a->reasoning.len ? strndup(a->reasoning.data, a->reasoning.len) : NULL;
     }
