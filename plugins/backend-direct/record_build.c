@@ -10,19 +10,20 @@
 
 #include <smfw/dataset.h>
 
+#include <smfw/json_view.h>
+
 #include "engine.h"
-#include "json_scan.h"
 
 static char *dup_or_null(const char *s) {
     return (s && *s) ? strdup(s) : NULL;
 }
 
 /* First string member among `keys` of a JSON object body. */
-static int body_string(const dj_value *root, const char *const *keys, char *out, size_t cap) {
-    dj_value v;
+static int body_string(const smfw_json_view *root, const char *const *keys, char *out, size_t cap) {
+    smfw_json_view v;
     for (size_t i = 0; keys[i]; i++)
-        if (dj_get(root, keys[i], &v) && v.type == DJ_STRING) {
-            dj_string_decode(&v, out, cap);
+        if (smfw_json_get(root, keys[i], &v) && v.type == SMFW_JSON_STRING) {
+            smfw_json_string_decode(&v, out, cap);
             return 1;
         }
     return 0;
@@ -38,9 +39,10 @@ void direct_classify_http_error(direct_transport_kind kind, int status, const ch
         char *c = strchr(code, ':');
         if (c) *c = '\0';
     }
-    dj_value root;
+    smfw_json_view root;
     int64_t original = -1;
-    if (body && body_len && dj_parse(body, body_len, &root) == 0 && root.type == DJ_OBJECT) {
+    if (body && body_len && smfw_json_parse(body, body_len, &root, NULL) == 0 &&
+        root.type == SMFW_JSON_OBJECT) {
         static const char *const code_keys[] = {"__type", "code", "Code", "ErrorCode", NULL};
         static const char *const msg_keys[] = {"message", "Message", "error", NULL};
         if (!code[0] && body_string(&root, code_keys, code, sizeof code)) {
@@ -48,14 +50,17 @@ void direct_classify_http_error(direct_transport_kind kind, int status, const ch
             if (hash) memmove(code, hash + 1, strlen(hash));
         }
         if (!body_string(&root, msg_keys, msg, sizeof msg)) {
-            dj_value e;
-            if (dj_get(&root, "error", &e) && e.type == DJ_OBJECT) {
+            smfw_json_view e;
+            if (smfw_json_get(&root, "error", &e) && e.type == SMFW_JSON_OBJECT) {
                 static const char *const inner[] = {"message", NULL};
                 body_string(&e, inner, msg, sizeof msg);
             }
         }
-        dj_value v;
-        if (dj_get(&root, "OriginalStatusCode", &v)) dj_int64(&v, &original);
+        smfw_json_view v;
+        int64_t x;
+        if (smfw_json_get(&root, "OriginalStatusCode", &v) &&
+            smfw_json_int64(&v, &x) == SMFW_JSON_NUM_OK)
+            original = x;
     }
     /* AIPerf's message is the body text; keep it whole (capped) when it is not JSON. */
     if (!msg[0] && body && body_len) {

@@ -4,11 +4,12 @@
  */
 #include "stream.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "json_scan.h"
+#include <smfw/json_view.h>
 
 static const char *const direct_ep_names[] = {"chat", "completions", "embeddings", "tgi",
                                               "template"};
@@ -81,30 +82,35 @@ static int acc_content(direct_acc *a, int64_t ts) {
     return 0;
 }
 
-static void acc_text(dbuf *b, const dj_value *v) {
+static void acc_text(dbuf *b, const smfw_json_view *v) {
     size_t raw = v->len; /* decoded text is never longer than the escaped form */
     if (dbuf_reserve(b, raw) != 0) return;
-    size_t n = dj_string_decode(v, b->data + b->len, b->cap - b->len);
+    size_t n = smfw_json_string_decode(v, b->data + b->len, b->cap - b->len);
     b->len += n;
     b->data[b->len] = '\0';
 }
 
-static void acc_usage(direct_acc *a, const dj_value *root) {
-    dj_value usage, v;
-    if (!dj_get(root, "usage", &usage) || usage.type != DJ_OBJECT || dj_count(&usage) == 0) return;
+/* One token count of the usage object, when it is an integer. */
+static void usage_count(const smfw_json_view *usage, const char *path, int64_t *out) {
+    smfw_json_view v;
     int64_t x;
-    if (dj_get(&usage, "prompt_tokens", &v) && dj_int64(&v, &x)) a->usage_prompt = x;
-    if (dj_get(&usage, "completion_tokens", &v) && dj_int64(&v, &x)) a->usage_completion = x;
-    if (dj_get(&usage, "total_tokens", &v) && dj_int64(&v, &x)) a->usage_total = x;
-    if (dj_path(&usage, "completion_tokens_details.reasoning_tokens", &v) && dj_int64(&v, &x))
-        a->usage_reasoning = x;
+    if (smfw_json_path(usage, path, &v) && smfw_json_int64(&v, &x) == SMFW_JSON_NUM_OK) *out = x;
+}
+
+/* The usage object (found in the message's one pass; usually absent or null). */
+static void acc_usage(direct_acc *a, const smfw_json_view *usage) {
+    if (usage->type != SMFW_JSON_OBJECT) return;
+    usage_count(usage, "prompt_tokens", &a->usage_prompt);
+    usage_count(usage, "completion_tokens", &a->usage_completion);
+    usage_count(usage, "total_tokens", &a->usage_total);
+    usage_count(usage, "completion_tokens_details.reasoning_tokens", &a->usage_reasoning);
 }
 
 /* Record one content response: content and/or reasoning text present. */
-static int acc_response(const direct_parse_cfg *cfg, direct_acc *a, const dj_value *content,
-                        const dj_value *reasoning, int64_t ts) {
-    int has_content = content && dj_string_nonempty(content);
-    int has_reasoning = reasoning && dj_string_nonempty(reasoning);
+static int acc_response(const direct_parse_cfg *cfg, direct_acc *a, const smfw_json_view *content,
+                        const smfw_json_view *reasoning, int64_t ts) {
+    int has_content = content && smfw_json_string_nonempty(content);
+    int has_reasoning = reasoning && smfw_json_string_nonempty(reasoning);
     if (!has_content && !has_reasoning) return 0;
     if (acc_content(a, ts) != 0) return -1;
     if (has_content) {
@@ -119,34 +125,69 @@ static int acc_response(const direct_parse_cfg *cfg, direct_acc *a, const dj_val
     return 0;
 }
 
-static int parse_chat(const direct_parse_cfg *cfg, direct_acc *a, const dj_value *root,
-                      int64_t ts) {
-    dj_value obj, choice, body;
-    const char *member;
-    if (root->type != DJ_OBJECT) goto bad_object;
-    if (!dj_get(root, "object", &obj)) goto bad_object;
-    if (dj_string_equals(&obj, "chat.completion.chunk"))
-        member = "delta";
-    else if (dj_string_equals(&obj, "chat.completion"))
-        member = "message";
+/*
+ * What each endpoint type reads of a message: found while the message is
+ * validated, in one pass over it (the per-chunk hot path).
+ */
+enum {
+    CHAT_OBJECT,
+    CHAT_USAGE,
+    CHAT_DELTA_CONTENT, /* chat.completion.chunk */
+    CHAT_DELTA_REASONING_CONTENT,
+    CHAT_DELTA_REASONING,
+    CHAT_MESSAGE_CONTENT, /* chat.completion */
+    CHAT_MESSAGE_REASONING_CONTENT,
+    CHAT_MESSAGE_REASONING,
+    CHAT_COUNT
+};
+static const char *const chat_paths[CHAT_COUNT] = {"object",
+                                                   "usage",
+                                                   "choices.0.delta.content",
+                                                   "choices.0.delta.reasoning_content",
+                                                   "choices.0.delta.reasoning",
+                                                   "choices.0.message.content",
+                                                   "choices.0.message.reasoning_content",
+                                                   "choices.0.message.reasoning"};
+enum { COMPL_OBJECT, COMPL_USAGE, COMPL_TEXT, COMPL_COUNT };
+static const char *const completions_paths[COMPL_COUNT] = {"object", "usage", "choices.0.text"};
+enum { EMB_USAGE, EMB_DATA, EMB_COUNT };
+static const char *const embeddings_paths[EMB_COUNT] = {"usage", "data"};
+/* TGI: an event object, or an array whose first element is one. */
+enum { TGI_GENERATED_TOKENS, TGI_TOKEN_TEXT, TGI_GENERATED_TEXT, TGI_FIELDS, TGI_COUNT = 6 };
+static const char *const tgi_paths[TGI_COUNT] = {
+    "details.generated_tokens",   "token.text",   "generated_text",
+    "0.details.generated_tokens", "0.token.text", "0.generated_text"};
+
+static smfw_json_paths chat_set, completions_set, embeddings_set, tgi_set;
+static pthread_once_t paths_once = PTHREAD_ONCE_INIT;
+
+static void paths_compile(void) {
+    /* Fixed, valid paths: compiling cannot fail. */
+    smfw_json_paths_init(&chat_set, chat_paths, CHAT_COUNT);
+    smfw_json_paths_init(&completions_set, completions_paths, COMPL_COUNT);
+    smfw_json_paths_init(&embeddings_set, embeddings_paths, EMB_COUNT);
+    smfw_json_paths_init(&tgi_set, tgi_paths, TGI_COUNT);
+}
+
+static int parse_chat(const direct_parse_cfg *cfg, direct_acc *a, const smfw_json_view *root,
+                      const smfw_json_view *f, int64_t ts) {
+    const smfw_json_view *obj = &f[CHAT_OBJECT], *body;
+    if (root->type != SMFW_JSON_OBJECT) goto bad_object;
+    if (smfw_json_string_equals(obj, "chat.completion.chunk"))
+        body = &f[CHAT_DELTA_CONTENT];
+    else if (smfw_json_string_equals(obj, "chat.completion"))
+        body = &f[CHAT_MESSAGE_CONTENT];
     else
         goto bad_object;
-    acc_usage(a, root);
-    {
-        dj_value choices;
-        if (!dj_get(root, "choices", &choices) || !dj_index(&choices, 0, &choice)) return 0;
-    }
-    if (!dj_get(&choice, member, &body) || body.type != DJ_OBJECT) return 0;
-    dj_value content = {DJ_NONE, NULL, 0}, reasoning = {DJ_NONE, NULL, 0};
-    dj_get(&body, "content", &content);
-    if (!(dj_get(&body, "reasoning_content", &reasoning) && dj_string_nonempty(&reasoning)))
-        if (!dj_get(&body, "reasoning", &reasoning)) reasoning.type = DJ_NONE;
-    return acc_response(cfg, a, &content, &reasoning, ts);
+    acc_usage(a, &f[CHAT_USAGE]);
+    /* body[0] content, body[1] reasoning_content, body[2] reasoning */
+    const smfw_json_view *reasoning = smfw_json_string_nonempty(&body[1]) ? &body[1] : &body[2];
+    return acc_response(cfg, a, &body[0], reasoning, ts);
 bad_object:;
     char shown[80] = "missing";
-    if (root->type == DJ_OBJECT && dj_get(root, "object", &obj)) {
-        size_t n = obj.len < sizeof shown - 1 ? obj.len : sizeof shown - 1;
-        memcpy(shown, obj.p, n);
+    if (root->type == SMFW_JSON_OBJECT && obj->type != SMFW_JSON_NONE) {
+        size_t n = obj->len < sizeof shown - 1 ? obj->len : sizeof shown - 1;
+        memcpy(shown, obj->p, n);
         shown[n] = '\0';
     }
     direct_acc_fail(a, SMFW_ERRCLASS_PROTOCOL, 0, 0, "ValueError",
@@ -156,57 +197,63 @@ bad_object:;
     return -1;
 }
 
-static int parse_completions(const direct_parse_cfg *cfg, direct_acc *a, const dj_value *root,
-                             int64_t ts) {
-    dj_value obj, text;
-    if (root->type != DJ_OBJECT || !dj_get(root, "object", &obj) ||
-        !(dj_string_equals(&obj, "text_completion") || dj_string_equals(&obj, "completion"))) {
+static int parse_completions(const direct_parse_cfg *cfg, direct_acc *a, const smfw_json_view *root,
+                             const smfw_json_view *f, int64_t ts) {
+    const smfw_json_view *obj = &f[COMPL_OBJECT];
+    if (root->type != SMFW_JSON_OBJECT || !(smfw_json_string_equals(obj, "text_completion") ||
+                                            smfw_json_string_equals(obj, "completion"))) {
         direct_acc_fail(a, SMFW_ERRCLASS_PROTOCOL, 0, 0, "ValueError",
                         "Unsupported OpenAI object type for completions (expected "
                         "text_completion or completion)");
         return -1;
     }
-    acc_usage(a, root);
-    if (!dj_path(root, "choices.0.text", &text)) return 0;
-    return acc_response(cfg, a, &text, NULL, ts);
+    acc_usage(a, &f[COMPL_USAGE]);
+    if (f[COMPL_TEXT].type == SMFW_JSON_NONE) return 0;
+    return acc_response(cfg, a, &f[COMPL_TEXT], NULL, ts);
 }
 
-static int parse_embeddings(const direct_parse_cfg *cfg, direct_acc *a, const dj_value *root,
+static int parse_embeddings(const direct_parse_cfg *cfg, direct_acc *a, const smfw_json_view *f,
                             int64_t ts) {
     (void)cfg;
-    dj_value data;
-    acc_usage(a, root);
-    if (!dj_get(root, "data", &data) || data.type != DJ_ARRAY || dj_count(&data) == 0) return 0;
+    smfw_json_view first;
+    acc_usage(a, &f[EMB_USAGE]);
+    if (!smfw_json_index(&f[EMB_DATA], 0, &first)) return 0; /* not a non-empty array */
     return acc_content(a, ts);
 }
 
-static int parse_tgi(const direct_parse_cfg *cfg, direct_acc *a, const dj_value *root, int64_t ts) {
-    dj_value ev = *root, text = {DJ_NONE, NULL, 0}, gen = {DJ_NONE, NULL, 0}, v;
-    if (ev.type == DJ_ARRAY && !dj_index(root, 0, &ev)) return 0;
-    if (ev.type != DJ_OBJECT) return 0;
+static int parse_tgi(const direct_parse_cfg *cfg, direct_acc *a, const smfw_json_view *root,
+                     const smfw_json_view *found, int64_t ts) {
+    /* The event's fields: of the root object, or of the first element of a root array. */
+    const smfw_json_view *f;
+    if (root->type == SMFW_JSON_OBJECT)
+        f = found;
+    else if (root->type == SMFW_JSON_ARRAY)
+        f = found + TGI_FIELDS;
+    else
+        return 0;
+    const smfw_json_view *text = &f[TGI_TOKEN_TEXT], *gen = &f[TGI_GENERATED_TEXT];
     int64_t x;
-    if (dj_path(&ev, "details.generated_tokens", &v) && dj_int64(&v, &x)) a->usage_completion = x;
-    int streamed = dj_path(&ev, "token.text", &text);
-    dj_get(&ev, "generated_text", &gen);
-    if (streamed) {
+    if (smfw_json_int64(&f[TGI_GENERATED_TOKENS], &x) == SMFW_JSON_NUM_OK) a->usage_completion = x;
+    if (text->type != SMFW_JSON_NONE) {
         /* Streaming: the text is the token; generated_text (last event) repeats the whole. */
-        if (!dj_string_nonempty(&text) && !dj_string_nonempty(&gen)) return 0;
+        if (!smfw_json_string_nonempty(text) && !smfw_json_string_nonempty(gen)) return 0;
         if (acc_content(a, ts) != 0) return -1;
         a->n_output_chunks++;
         if (!a->first_output_ns) a->first_output_ns = ts;
-        if (cfg->keep_text && dj_string_nonempty(&text)) acc_text(&a->text, &text);
+        if (cfg->keep_text && smfw_json_string_nonempty(text)) acc_text(&a->text, text);
         return 0;
     }
-    return acc_response(cfg, a, &gen, NULL, ts);
+    return acc_response(cfg, a, gen, NULL, ts);
 }
 
-static int parse_template(const direct_parse_cfg *cfg, direct_acc *a, const dj_value *root,
+static int parse_template(const direct_parse_cfg *cfg, direct_acc *a, const smfw_json_view *root,
                           int64_t ts) {
-    dj_value text;
-    acc_usage(a, root);
+    smfw_json_view usage = {SMFW_JSON_NONE, NULL, 0}, text;
+    if (root->type == SMFW_JSON_OBJECT) smfw_json_get(root, "usage", &usage);
+    acc_usage(a, &usage);
     const char *path =
         cfg->response_field && *cfg->response_field ? cfg->response_field : "generated_text";
-    if (!dj_path(root, path, &text)) return 0;
+    if (!smfw_json_path(root, path, &text)) return 0;
     return acc_response(cfg, a, &text, NULL, ts);
 }
 
@@ -219,8 +266,26 @@ int direct_parse_message(const direct_parse_cfg *cfg, direct_acc *a, const char 
                    msg[len - 1] == '\n'))
         len--;
     if (len == 0 || (len == 6 && memcmp(msg, "[DONE]", 6) == 0)) return 0;
-    dj_value root;
-    if (dj_parse(msg, len, &root) != 0) {
+    pthread_once(&paths_once, paths_compile);
+    const smfw_json_paths *set = NULL;
+    switch (cfg->type) {
+    case DIRECT_EP_CHAT:
+        set = &chat_set;
+        break;
+    case DIRECT_EP_COMPLETIONS:
+        set = &completions_set;
+        break;
+    case DIRECT_EP_EMBEDDINGS:
+        set = &embeddings_set;
+        break;
+    case DIRECT_EP_TGI:
+        set = &tgi_set;
+        break;
+    case DIRECT_EP_TEMPLATE: /* a configured path: looked up after validating */
+        break;
+    }
+    smfw_json_view root, found[SMFW_JSON_PATHS_MAX];
+    if (smfw_json_find(msg, len, set, &root, found, NULL) != 0) {
         /* A broken stream, not an empty answer: say which message (its start) was bad. */
         direct_acc_fail(a, SMFW_ERRCLASS_PROTOCOL, 0, 0, "JSONDecodeError",
                         "a stream message is not valid JSON (%zu bytes, starting \"%.40s\")", len,
@@ -229,13 +294,13 @@ int direct_parse_message(const direct_parse_cfg *cfg, direct_acc *a, const char 
     }
     switch (cfg->type) {
     case DIRECT_EP_CHAT:
-        return parse_chat(cfg, a, &root, ts);
+        return parse_chat(cfg, a, &root, found, ts);
     case DIRECT_EP_COMPLETIONS:
-        return parse_completions(cfg, a, &root, ts);
+        return parse_completions(cfg, a, &root, found, ts);
     case DIRECT_EP_EMBEDDINGS:
-        return parse_embeddings(cfg, a, &root, ts);
+        return parse_embeddings(cfg, a, found, ts);
     case DIRECT_EP_TGI:
-        return parse_tgi(cfg, a, &root, ts);
+        return parse_tgi(cfg, a, &root, found, ts);
     case DIRECT_EP_TEMPLATE:
         return parse_template(cfg, a, &root, ts);
     }

@@ -1,8 +1,8 @@
 /*
- * test_direct_parsers.c - the direct backend's response readers: JSON
- * scanning, SSE and line framing at every split point, AIPerf's content
- * rules per endpoint type, and SageMaker event streams (shared vectors)
- * through the slot's write callback.
+ * test_direct_parsers.c - the direct backend's response readers: SSE and
+ * line framing at every split point, AIPerf's content rules per endpoint
+ * type (read with the core's JSON view, tested in test_json_view.c), and
+ * SageMaker event streams (shared vectors) through the slot's write callback.
  */
 #include <check.h>
 #include <jansson.h>
@@ -11,61 +11,8 @@
 #include <string.h>
 
 #include "engine.h"
-#include "json_scan.h"
 #include "outputs.h"
 #include "stream.h"
-
-/* ---- JSON scanner ------------------------------------------------------------ */
-
-START_TEST(json_valid_and_invalid) {
-    static const char *const good[] = {"{}",
-                                       "[]",
-                                       "0",
-                                       "-1.5e+3",
-                                       "\"a\\u00e9\\n\"",
-                                       "{\"a\":[1,2,{\"b\":null}],\"c\":true}",
-                                       "  {\"x\" : false }  ",
-                                       "[\"\\ud83d\\ude00\"]"};
-    static const char *const bad[] = {"",         "{",       "{\"a\"}",    "[1,]",  "01",
-                                      "1.",       "\"\\x\"", "{\"a\":1,}", "tru",   "[1] 2",
-                                      "\"\x01\"", "-",       "{\"a\" 1}",  "\"abc", "[[[]]"};
-    dj_value v;
-    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
-        ck_assert_msg(dj_parse(good[i], strlen(good[i]), &v) == 0, "should parse: %s", good[i]);
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        ck_assert_msg(dj_parse(bad[i], strlen(bad[i]), &v) != 0, "should fail: %s", bad[i]);
-    /* Nesting beyond the limit is refused, not a stack overflow. */
-    char deep[400];
-    memset(deep, '[', 200);
-    memset(deep + 200, ']', 200);
-    ck_assert_int_ne(dj_parse(deep, 400, &v), 0);
-}
-END_TEST
-
-START_TEST(json_lookup_and_decode) {
-    const char *doc = "{\"choices\":[{\"delta\":{\"content\":\"h\\u00e9\\\"\\ud83d\\ude00\"}}],"
-                      "\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":3.0},\"k\\u0065y\":1}";
-    dj_value root, v;
-    ck_assert_int_eq(dj_parse(doc, strlen(doc), &root), 0);
-    ck_assert(dj_path(&root, "choices.0.delta.content", &v));
-    char out[32];
-    size_t n = dj_string_decode(&v, out, sizeof out);
-    ck_assert_str_eq(out, "h\xc3\xa9\"\xf0\x9f\x98\x80");
-    ck_assert_uint_eq(n, strlen(out));
-    int64_t x;
-    ck_assert(dj_path(&root, "usage.prompt_tokens", &v) && dj_int64(&v, &x) && x == 12);
-    ck_assert(dj_path(&root, "usage.completion_tokens", &v) && dj_int64(&v, &x) && x == 3);
-    ck_assert(dj_get(&root, "key", &v)); /* escaped key matches */
-    ck_assert(!dj_path(&root, "choices.1", &v));
-    ck_assert(!dj_path(&root, "choices.0.nope", &v));
-    ck_assert_uint_eq(dj_count(&root), 3);
-    /* Truncated decode output stays NUL-terminated and reports the full length. */
-    char small[4];
-    ck_assert(dj_path(&root, "choices.0.delta.content", &v));
-    ck_assert_uint_eq(dj_string_decode(&v, small, sizeof small), n);
-    ck_assert_uint_eq(strlen(small), 3);
-}
-END_TEST
 
 /* ---- AIPerf content rules ------------------------------------------------------ */
 
@@ -164,6 +111,37 @@ START_TEST(malformed_json_message_is_protocol_error) {
     ck_assert_int_eq(a.failed, 1);
     ck_assert_int_eq(a.err_class, SMFW_ERRCLASS_PROTOCOL);
     ck_assert_msg(strstr(a.err_message, "not valid JSON"), "%s", a.err_message);
+    /* Bytes that are not UTF-8 in a string are not JSON either (RFC 8259 section 8.1). */
+    direct_acc_reset(&a);
+    ck_assert_int_eq(parse(&a, DIRECT_EP_CHAT,
+                           "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":"
+                           "{\"content\":\"a\xff\"}}]}",
+                           1),
+                     -1);
+    ck_assert_int_eq(a.err_class, SMFW_ERRCLASS_PROTOCOL);
+    direct_acc_free(&a);
+}
+END_TEST
+
+/* Duplicate names read as a parsed tree reads them: the last one wins, whole. */
+START_TEST(duplicate_members_read_as_a_tree) {
+    direct_acc a;
+    memset(&a, 0, sizeof a);
+    direct_acc_reset(&a);
+    ck_assert_int_eq(parse(&a, DIRECT_EP_CHAT,
+                           "{\"object\":\"x\",\"choices\":[{\"delta\":{\"content\":\"old\"}}],"
+                           "\"object\":\"chat.completion.chunk\","
+                           "\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}",
+                           1),
+                     0);
+    ck_assert_uint_eq(a.n_content, 0); /* the first choices' content was replaced */
+    ck_assert_int_eq(parse(&a, DIRECT_EP_CHAT,
+                           "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":"
+                           "{\"content\":\"a\",\"content\":\"b\\u00e9\"}}]}",
+                           2),
+                     0);
+    ck_assert_uint_eq(a.n_content, 1);
+    ck_assert_str_eq(a.text.data, "b\xc3\xa9");
     direct_acc_free(&a);
 }
 END_TEST
@@ -585,11 +563,10 @@ int main(void) {
     Suite *s = suite_create("direct_parsers");
     TCase *tc = tcase_create("all");
     tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, json_valid_and_invalid);
-    tcase_add_test(tc, json_lookup_and_decode);
     tcase_add_test(tc, chat_content_rules);
     tcase_add_test(tc, other_endpoint_types);
     tcase_add_test(tc, malformed_json_message_is_protocol_error);
+    tcase_add_test(tc, duplicate_members_read_as_a_tree);
     tcase_add_test(tc, sse_every_split);
     tcase_add_test(tc, sse_error_event);
     tcase_add_test(tc, lines_every_split);

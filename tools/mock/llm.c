@@ -1,14 +1,16 @@
 /*
  * llm.c - request parsing and response rendering for the emulated model
- * containers. Bodies are validated and read in place (jscan.c: no tree, no
- * allocation per request); streaming chunks are formatted with snprintf into
+ * containers. Bodies are validated and read in place (the core's JSON view:
+ * no tree, no allocation per request); streaming chunks are formatted with snprintf into
  * a reused buffer; tokens are fixed ASCII words, so no escaping is needed.
  */
 #include "llm.h"
-#include "jscan.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <smfw/json_view.h>
 
 static const char *const llm_words[] = {
     " The", " quick", " brown", " fox",      " jumps", " over",  " the", " lazy",
@@ -26,96 +28,100 @@ static long count_text_tokens(size_t n) {
 }
 
 /* Tokens of a prompt value: a string, a list of them, or message / part objects. */
-static long prompt_tokens_of(const mj_value *v) {
-    if (v->type == MJ_STRING) return count_text_tokens(mj_string_length(v));
+static long prompt_tokens_of(const smfw_json_view *v) {
+    if (v->type == SMFW_JSON_STRING) return count_text_tokens(smfw_json_string_length(v));
     long total = 0;
-    mj_iter it;
-    mj_value key, item;
-    mj_iter_init(&it, v);
-    if (v->type == MJ_ARRAY) {
-        while (mj_next(&it, NULL, &item)) total += prompt_tokens_of(&item);
-    } else if (v->type == MJ_OBJECT) {
+    smfw_json_iter it;
+    smfw_json_view key, item;
+    smfw_json_iter_init(&it, v);
+    if (v->type == SMFW_JSON_ARRAY) {
+        while (smfw_json_next(&it, NULL, &item)) total += prompt_tokens_of(&item);
+    } else if (v->type == SMFW_JSON_OBJECT) {
         /* "content" then "text" (the last duplicate of each wins, as in a parsed tree). */
-        mj_value content = {MJ_NONE, NULL, 0}, text = {MJ_NONE, NULL, 0};
-        while (mj_next(&it, &key, &item)) {
-            if (mj_string_is(&key, "content"))
+        smfw_json_view content = {SMFW_JSON_NONE, NULL, 0}, text = {SMFW_JSON_NONE, NULL, 0};
+        while (smfw_json_next(&it, &key, &item)) {
+            if (smfw_json_string_equals_n(&key, "content", 7))
                 content = item;
-            else if (mj_string_is(&key, "text"))
+            else if (smfw_json_string_equals_n(&key, "text", 4))
                 text = item;
         }
-        if (content.type != MJ_NONE) total += prompt_tokens_of(&content);
-        if (text.type != MJ_NONE) total += prompt_tokens_of(&text);
+        if (content.type != SMFW_JSON_NONE) total += prompt_tokens_of(&content);
+        if (text.type != SMFW_JSON_NONE) total += prompt_tokens_of(&text);
     }
     return total;
 }
 
 /* A token budget field: integers as they are, reals truncated; -1 when not a number. */
-static long int_member(const mj_value *v) {
-    if (!v || v->type != MJ_NUMBER) return -1;
-    int whole;
-    long long i;
-    double d = mj_number(v, &whole, &i);
-    if (whole) return i > 2147483647LL ? 2147483647L : i < -2147483647LL ? -2147483647L : (long)i;
+static long int_member(const smfw_json_view *v) {
+    int64_t i;
+    double d;
+    if (smfw_json_int64(v, &i) != SMFW_JSON_NUM_NOT) /* an overflow is saturated: clamped below */
+        return i > 2147483647LL ? 2147483647L : i < -2147483647LL ? -2147483647L : (long)i;
+    if (smfw_json_double(v, &d) == SMFW_JSON_NUM_NOT) return -1;
     return d > 2147483647.0 ? 2147483647L : d < -2147483647.0 ? -2147483647L : (long)d;
 }
 
-/* Members of one object, the last duplicate winning. */
-static void members(const mj_value *obj, const char *const *names, mj_value *out, size_t n) {
-    for (size_t i = 0; i < n; i++) out[i].type = MJ_NONE;
-    if (obj->type != MJ_OBJECT) return;
-    mj_iter it;
-    mj_value key, val;
-    mj_iter_init(&it, obj);
-    while (mj_next(&it, &key, &val))
-        for (size_t i = 0; i < n; i++)
-            if (mj_string_is(&key, names[i])) out[i] = val;
+/* What a request body may hold, found while it is validated (one pass, a tree's answers). */
+enum {
+    M_MESSAGES,
+    M_PROMPT,
+    M_INPUTS,
+    M_MAX_COMPLETION,
+    M_MAX_TOKENS,
+    M_MAX_NEW_TOKENS,
+    M_DETAILS,
+    M_STREAM,
+    M_INCLUDE_USAGE,
+    M_MODEL,
+    M_COUNT
+};
+static const char *const request_paths[M_COUNT] = {"messages",
+                                                   "prompt",
+                                                   "inputs",
+                                                   "max_completion_tokens",
+                                                   "max_tokens",
+                                                   "parameters.max_new_tokens",
+                                                   "parameters.details",
+                                                   "stream",
+                                                   "stream_options.include_usage",
+                                                   "model"};
+static smfw_json_paths request_set;
+static pthread_once_t request_once = PTHREAD_ONCE_INIT;
+
+static void request_paths_compile(void) {
+    smfw_json_paths_init(&request_set, request_paths, M_COUNT); /* fixed paths: cannot fail */
 }
 
 int mock_llm_parse(const uint8_t *body, size_t len, const char *default_model,
                    mock_llm_request *out, char *err, size_t err_size) {
     memset(out, 0, sizeof *out);
-    mj_value root;
-    char why[128];
-    if (mj_parse((const char *)body, len, &root, why, sizeof why) != 0 || root.type != MJ_OBJECT) {
-        snprintf(err, err_size, "request body is not a JSON object (%s)",
-                 root.type == MJ_NONE ? why : "wrong type");
+    pthread_once(&request_once, request_paths_compile);
+    smfw_json_view root, m[M_COUNT];
+    smfw_json_error why;
+    if (smfw_json_find((const char *)body, len, &request_set, &root, m, &why) != 0) {
+        snprintf(err, err_size, "request body is not a JSON object (%s at byte %zu)", why.message,
+                 why.offset);
         return -1;
     }
-    enum {
-        M_MESSAGES,
-        M_PROMPT,
-        M_INPUTS,
-        M_MAX_COMPLETION,
-        M_MAX_TOKENS,
-        M_PARAMETERS,
-        M_STREAM,
-        M_STREAM_OPTIONS,
-        M_MODEL,
-        M_COUNT
-    };
-    static const char *const names[] = {
-        "messages", "prompt",         "inputs", "max_completion_tokens", "max_tokens", "parameters",
-        "stream",   "stream_options", "model"};
-    mj_value m[M_COUNT];
-    members(&root, names, m, M_COUNT);
+    if (root.type != SMFW_JSON_OBJECT) {
+        snprintf(err, err_size, "request body is not a JSON object (wrong type)");
+        return -1;
+    }
     long max_tokens = -1;
-    if (m[M_MESSAGES].type == MJ_ARRAY) {
+    if (m[M_MESSAGES].type == SMFW_JSON_ARRAY) {
         out->format = MOCK_LLM_CHAT;
         out->prompt_tokens = prompt_tokens_of(&m[M_MESSAGES]);
         max_tokens = int_member(&m[M_MAX_COMPLETION]);
         if (max_tokens < 0) max_tokens = int_member(&m[M_MAX_TOKENS]);
-    } else if (m[M_PROMPT].type == MJ_STRING || m[M_PROMPT].type == MJ_ARRAY) {
+    } else if (m[M_PROMPT].type == SMFW_JSON_STRING || m[M_PROMPT].type == SMFW_JSON_ARRAY) {
         out->format = MOCK_LLM_COMPLETIONS;
         out->prompt_tokens = prompt_tokens_of(&m[M_PROMPT]);
         max_tokens = int_member(&m[M_MAX_TOKENS]);
-    } else if (m[M_INPUTS].type == MJ_STRING) {
+    } else if (m[M_INPUTS].type == SMFW_JSON_STRING) {
         out->format = MOCK_LLM_TGI;
         out->prompt_tokens = prompt_tokens_of(&m[M_INPUTS]);
-        static const char *const pnames[] = {"max_new_tokens", "details"};
-        mj_value pv[2];
-        members(&m[M_PARAMETERS], pnames, pv, 2);
-        max_tokens = int_member(&pv[0]);
-        out->tgi_details = pv[1].type == MJ_TRUE;
+        max_tokens = int_member(&m[M_MAX_NEW_TOKENS]);
+        out->tgi_details = m[M_DETAILS].type == SMFW_JSON_TRUE;
     } else {
         snprintf(err, err_size,
                  "request body has none of \"messages\" (chat), \"prompt\" "
@@ -127,13 +133,10 @@ int mock_llm_parse(const uint8_t *body, size_t len, const char *default_model,
         return -1;
     }
     out->max_tokens = max_tokens > 0 ? max_tokens : 0;
-    out->stream = m[M_STREAM].type == MJ_TRUE;
-    static const char *const onames[] = {"include_usage"};
-    mj_value usage;
-    members(&m[M_STREAM_OPTIONS], onames, &usage, 1);
-    out->include_usage = usage.type == MJ_TRUE;
+    out->stream = m[M_STREAM].type == SMFW_JSON_TRUE;
+    out->include_usage = m[M_INCLUDE_USAGE].type == SMFW_JSON_TRUE;
     /* The model name is echoed as the JSON string it arrived as (already valid JSON). */
-    if (m[M_MODEL].type == MJ_STRING && m[M_MODEL].len < sizeof out->model) {
+    if (m[M_MODEL].type == SMFW_JSON_STRING && m[M_MODEL].len < sizeof out->model) {
         memcpy(out->model, m[M_MODEL].p, m[M_MODEL].len);
         out->model[m[M_MODEL].len] = '\0';
     } else {
