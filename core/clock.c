@@ -1,7 +1,7 @@
 /* clock.c - the two clocks of a measurement: monotonic for latencies, wall for anchors. */
 #include <time.h>
 
-#include <smfw/app.h>
+#include <smfw/clock.h>
 
 int64_t smfw_now_mono_ns(void) {
     struct timespec ts;

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include <smfw/clock.h>
 #include <smfw/backend.h>
 #include <smfw/config.h>
 #include <smfw/dataset.h>
@@ -202,10 +203,6 @@ SMFW_API smfw_status smfw_output_dir_create(const char *base, const char *run_na
 
 /** Folder holding bundled data (datasets, prices): installed or source tree. */
 SMFW_API const char *smfw_data_dir(void);
-
-/** Monotonic and wall clocks in ns (CLOCK_MONOTONIC, CLOCK_REALTIME). */
-SMFW_API int64_t smfw_now_mono_ns(void);
-SMFW_API int64_t smfw_now_wall_ns(void);
 
 /**
  * Print, as `aws configure list` does, the region, profile and credential source a run

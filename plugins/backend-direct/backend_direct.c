@@ -115,7 +115,7 @@ static smfw_status direct_create(const smfw_settings *settings, const smfw_confi
     if (!b) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     smfw_status st = direct_options_load(settings, config, &b->opt, err);
     if (st == SMFW_OK)
-        st = direct_start_barrier_parse(smfw_settings_get(settings, "start_at"), direct_wall_ns(),
+        st = direct_start_barrier_parse(smfw_settings_get(settings, "start_at"), smfw_now_wall_ns(),
                                         &b->start, err);
     if (st == SMFW_OK) st = direct_preflight(&b->opt, err);
     if (st == SMFW_OK && b->opt.tokenizer) {
@@ -257,7 +257,7 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 static void progress_tick(run_state *rs, int force) {
-    int64_t now = direct_mono_ns();
+    int64_t now = smfw_now_mono_ns();
     if (!force && now - rs->last_progress_ns < 100000000LL) return;
     rs->last_progress_ns = now;
     int64_t done = atomic_load(&rs->eng->done);
@@ -396,7 +396,7 @@ static smfw_status run_phase(run_state *rs, direct_phase phase, int64_t count, d
     rs->phase_name = phase == DIRECT_PHASE_WARMUP ? "warmup" : "profiling";
     rs->total = count > 0 ? count : -1;
     rs->total_s = duration_s;
-    rs->start_ns = direct_mono_ns();
+    rs->start_ns = smfw_now_mono_ns();
     rs->hist_n = rs->hist_pos = 0;
     smfw_status st = direct_engine_start_phase(rs->eng, phase, count, duration_s, grace_s, err);
     atomic_store(&rs->recorder_stop, 0);
@@ -467,7 +467,7 @@ static void fill_info(smfw_results *r, const direct_options *o, const direct_eng
     if (!in->schema_version) smfw_results_set_string(&in->schema_version, "1.0");
     if (!in->benchmark_id) {
         direct_rng rng;
-        direct_rng_seed(&rng, (uint64_t)direct_wall_ns(), 17);
+        direct_rng_seed(&rng, (uint64_t)smfw_now_wall_ns(), 17);
         char id[40];
         direct_uuid4(&rng, id);
         smfw_results_set_string(&in->benchmark_id, id);
@@ -611,8 +611,8 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     }
     direct_start_barrier_wait(&b->start, run->cancel, run->quiet);
     double cpu0 = direct_process_cpu_s();
-    int64_t t0 = direct_mono_ns();
-    results->info.start_wall_ns = direct_wall_ns();
+    int64_t t0 = smfw_now_mono_ns();
+    results->info.start_wall_ns = smfw_now_wall_ns();
     int profiled = 0;
     if (!(run->cancel && *run->cancel)) {
         st =
@@ -620,8 +620,8 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         if (st != SMFW_OK) goto out;
         profiled = 1;
     }
-    results->info.end_wall_ns = direct_wall_ns();
-    double wall_s = (double)(direct_mono_ns() - t0) / 1e9;
+    results->info.end_wall_ns = smfw_now_wall_ns();
+    double wall_s = (double)(smfw_now_mono_ns() - t0) / 1e9;
     double cpu_s = direct_process_cpu_s() - cpu0;
     results->info.was_cancelled = rs->cancel_seen != 0;
     smfw_error e2;

@@ -18,23 +18,11 @@
 
 #define DIRECT_NO_DEADLINE INT64_MAX
 
-int64_t direct_mono_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-int64_t direct_wall_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 int64_t direct_clock_offset_ns(void) {
     /* The sample whose two monotonic reads are closest brackets the wall read best. */
     int64_t best = 0, width = INT64_MAX;
     for (int i = 0; i < 16; i++) {
-        int64_t a = direct_mono_ns(), r = direct_wall_ns(), b = direct_mono_ns();
+        int64_t a = smfw_now_mono_ns(), r = smfw_now_wall_ns(), b = smfw_now_mono_ns();
         if (b - a < width) {
             width = b - a;
             best = r - (a + (b - a) / 2);
@@ -120,7 +108,7 @@ static int timer_cb(CURLM *m, long timeout_ms, void *userp) {
     (void)m;
     direct_worker *w = userp;
     w->curl_deadline =
-        timeout_ms < 0 ? DIRECT_NO_DEADLINE : direct_mono_ns() + (int64_t)timeout_ms * 1000000LL;
+        timeout_ms < 0 ? DIRECT_NO_DEADLINE : smfw_now_mono_ns() + (int64_t)timeout_ms * 1000000LL;
     return 0;
 }
 
@@ -326,14 +314,14 @@ static void failfast_note(direct_engine *eng, const direct_completion *c) {
 
 static void finish_slot(direct_worker *w, direct_slot *s, CURLcode rc, int cancelled) {
     direct_engine *eng = w->eng;
-    int64_t now = direct_mono_ns();
+    int64_t now = smfw_now_mono_ns();
     curl_multi_remove_handle(w->multi, s->easy);
     s->end_ns = s->stamp ? s->stamp : now;
     s->cancelled = cancelled;
     if (!cancelled && rc == CURLE_OK) direct_response_finish(eng, s, s->end_ns);
     if (s->server_date > 0) {
         /* Clock skew (aws-wire.md §1.9): correct only when it is large. */
-        int64_t skew = s->server_date - (int64_t)(direct_wall_ns() / 1000000000LL);
+        int64_t skew = s->server_date - (int64_t)(smfw_now_wall_ns() / 1000000000LL);
         if (skew >= 300 || skew <= -300) atomic_store(&eng->tr.clock_offset_s, skew);
     }
     direct_completion c;
@@ -379,7 +367,7 @@ static int start_request(direct_worker *w, direct_slot *s, int64_t index, int64_
     atomic_fetch_add(&eng->issued, 1);
     if (direct_transport_headers(&eng->tr, o, s, &s->headers, &err) != SMFW_OK) {
         /* Cannot sign (credentials...): the request fails without being sent. */
-        s->start_ns = direct_mono_ns();
+        s->start_ns = smfw_now_mono_ns();
         s->start_wall_ns = s->start_ns + eng->wall_offset_ns;
         s->status = 0;
         snprintf(s->errbuf, sizeof s->errbuf, "%s", err.message);
@@ -401,7 +389,7 @@ static int start_request(direct_worker *w, direct_slot *s, int64_t index, int64_
     curl_easy_setopt(s->easy, CURLOPT_POSTFIELDS, s->payload->body);
     curl_easy_setopt(s->easy, CURLOPT_POSTFIELDSIZE, (long)s->payload->len);
     curl_easy_setopt(s->easy, CURLOPT_HTTPHEADER, s->headers);
-    s->start_ns = direct_mono_ns();
+    s->start_ns = smfw_now_mono_ns();
     s->start_wall_ns = s->start_ns + eng->wall_offset_ns;
     curl_multi_add_handle(w->multi, s->easy);
     int64_t lag = s->start_ns - intended;
@@ -467,7 +455,7 @@ static int start_pending(direct_worker *w, int *exhausted) {
         }
         /* A request that could not even be sent (no credentials) frees its slot at once:
          * queue the slot's next one, or a closed loop stops refilling and never ends. */
-        if (start_request(w, s, idx, pending_pop(w)) != 0) pending_push(w, direct_mono_ns());
+        if (start_request(w, s, idx, pending_pop(w)) != 0) pending_push(w, smfw_now_mono_ns());
         started++;
     }
     return started;
@@ -527,7 +515,7 @@ static void process_done(direct_worker *w, int closed, int exhausted) {
         curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&s);
         if (!s) continue;
         finish_slot(w, s, rc, 0);
-        if (closed && !w->stop_local && !exhausted) pending_push(w, direct_mono_ns());
+        if (closed && !w->stop_local && !exhausted) pending_push(w, smfw_now_mono_ns());
     }
 }
 
@@ -571,7 +559,7 @@ static void *worker_main(void *arg) {
     socket_action(w, CURL_SOCKET_TIMEOUT, 0);
 
     for (;;) {
-        int64_t now = direct_mono_ns();
+        int64_t now = smfw_now_mono_ns();
         if (!w->stop_local) {
             int user_stop = atomic_load(&eng->stop_issuing);
             if (user_stop || now >= eng->issue_end_ns) {
@@ -618,7 +606,7 @@ static void *worker_main(void *arg) {
         if (has_slot && w->next_arrival < wake) wake = w->next_arrival;
         if (w->grace_deadline < wake) wake = w->grace_deadline;
         if (!w->stop_local && eng->issue_end_ns < wake) wake = eng->issue_end_ns;
-        now = direct_mono_ns();
+        now = smfw_now_mono_ns();
         int timeout_ms = 100;
         int more_to_start = !w->stop_local && has_slot &&
                             (w->pend_len > 0 || (!closed && w->next_arrival <= now &&
@@ -631,7 +619,7 @@ static void *worker_main(void *arg) {
         if (woke) direct_lag_add(&w->loop_busy, now - woke);
         publish_completions(w, 0);
         int n = epoll_wait(w->epfd, evs, (int)(sizeof evs / sizeof evs[0]), timeout_ms);
-        woke = n > 0 ? direct_mono_ns() : 0;
+        woke = n > 0 ? smfw_now_mono_ns() : 0;
         for (int i = 0; i < n; i++) {
             int fd = evs[i].data.fd;
             if (fd == w->tfd) {
@@ -647,7 +635,7 @@ static void *worker_main(void *arg) {
             if (evs[i].events & EPOLLERR) flags |= CURL_CSELECT_ERR;
             socket_action(w, fd, flags);
         }
-        if (w->curl_deadline <= direct_mono_ns()) socket_action(w, CURL_SOCKET_TIMEOUT, 0);
+        if (w->curl_deadline <= smfw_now_mono_ns()) socket_action(w, CURL_SOCKET_TIMEOUT, 0);
     }
     w->pend_len = 0;
     publish_completions(w, 1);
@@ -713,7 +701,7 @@ smfw_status direct_engine_init(direct_engine *eng, const direct_options *o,
         snprintf(w->worker_name, sizeof w->worker_name, "worker_%d", i);
         uint64_t seed = 0;
         if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
-            seed = (uint64_t)direct_wall_ns() ^ ((uint64_t)i << 32);
+            seed = (uint64_t)smfw_now_wall_ns() ^ ((uint64_t)i << 32);
         direct_rng_seed(&w->rng, seed, (uint64_t)i); /* request ids must be unique across runs */
         if (closed) {
             w->max_slots = (size_t)direct_share(o->concurrency, nw, i);
@@ -766,7 +754,7 @@ static void reset_worker_stats(direct_worker *w) {
 smfw_status direct_engine_start_phase(direct_engine *eng, direct_phase phase, int64_t count,
                                       double duration_s, double grace_s, smfw_error *err) {
     eng->phase = phase;
-    eng->phase_start_ns = direct_mono_ns();
+    eng->phase_start_ns = smfw_now_mono_ns();
     eng->issue_end_ns =
         duration_s > 0 ? eng->phase_start_ns + (int64_t)(duration_s * 1e9) : DIRECT_NO_DEADLINE;
     eng->grace_s = grace_s;

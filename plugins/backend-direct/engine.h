@@ -22,6 +22,7 @@
 #include <stdatomic.h>
 
 #include <smfw/aws.h>
+#include <smfw/clock.h>
 #include <smfw/eventstream.h>
 #include <smfw/results.h>
 #include <smfw/sigv4.h>
@@ -277,9 +278,6 @@ void direct_classify_http_error(direct_transport_kind kind, int status, const ch
                                 smfw_error_class *cls, char *type, size_t type_size, char *message,
                                 size_t message_size);
 
-/** Clock helpers. */
-int64_t direct_mono_ns(void);
-int64_t direct_wall_ns(void);
 /** CLOCK_REALTIME - CLOCK_MONOTONIC now, in ns (best of several bracketed samples). */
 int64_t direct_clock_offset_ns(void);
 

@@ -205,7 +205,7 @@ smfw_status direct_record_build(direct_engine *eng, direct_slot *s, CURLcode rc,
 
     /* Errors, in the order AIPerf sees them. */
     if (s->cancelled) {
-        int64_t now = direct_mono_ns();
+        int64_t now = smfw_now_mono_ns();
         char msg[96];
         snprintf(msg, sizeof msg, "Request was cancelled after %.3f seconds",
                  (double)(now - s->start_ns) / 1e9);

@@ -14,7 +14,7 @@
 /* One timestamp per network read: the first callback of a socket action takes it. */
 static inline int64_t slot_stamp(direct_slot *s) {
     if (s->stamp_seq != s->w->action_seq || s->stamp == 0) {
-        s->stamp = direct_mono_ns();
+        s->stamp = smfw_now_mono_ns();
         s->stamp_seq = s->w->action_seq;
     }
     return s->stamp;

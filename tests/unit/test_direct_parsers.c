@@ -407,7 +407,7 @@ START_TEST(eventstream_three_parts_every_split) {
         ck_assert_int_eq(f.s.reader, DIRECT_READ_EVENTSTREAM);
         ck_assert(f.s.ack_ns > 0);
         feed2(&f, b, n, cut);
-        direct_response_finish(&f.eng, &f.s, direct_mono_ns());
+        direct_response_finish(&f.eng, &f.s, smfw_now_mono_ns());
         ck_assert_msg(!f.s.acc.failed, "cut %zu: %s", cut, f.s.acc.err_message);
         ck_assert_uint_eq(f.s.acc.n_content, 2);
         ck_assert_str_eq(f.s.acc.text.data, "Hello world");
