@@ -294,37 +294,7 @@ static smfw_status parse_goodput(const smfw_config *cfg, smfw_goodput_slo **out,
                                  smfw_error *err) {
     const char *const *items;
     size_t k = smfw_settings_get_list(smfw_config_section(cfg, "run"), "goodput", &items);
-    *out = NULL;
-    *n = 0;
-    if (!k) return SMFW_OK;
-    smfw_goodput_slo *slos = calloc(k, sizeof *slos);
-    if (!slos) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < k; i++) {
-        const char *colon = strrchr(items[i], ':');
-        char tag[128];
-        if (!colon || (size_t)(colon - items[i]) >= sizeof tag) {
-            free(slos);
-            return smfw_error_set(
-                err, SMFW_ERR_CONFIG,
-                "goodput \"%s\": expected tag:value, e.g. time_to_first_token:500", items[i]);
-        }
-        memcpy(tag, items[i], (size_t)(colon - items[i]));
-        tag[colon - items[i]] = '\0';
-        int id = smfw_metric_find(tag);
-        char *end = NULL;
-        double v = strtod(colon + 1, &end);
-        if (id < 0 || id >= SMFW_M_RECORD_COUNT_ || !end || *end) {
-            free(slos);
-            return smfw_error_set(err, SMFW_ERR_CONFIG,
-                                  "goodput \"%s\": unknown per-request metric or bad value",
-                                  items[i]);
-        }
-        slos[i].metric = (smfw_metric_id)id;
-        slos[i].threshold = v;
-    }
-    *out = slos;
-    *n = k;
-    return SMFW_OK;
+    return smfw_goodput_parse(items, k, out, n, err);
 }
 
 /* A setting of another backend is accepted (the config file may serve both) but ignored by

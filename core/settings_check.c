@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <smfw/config.h>
+#include <smfw/results.h>
 #include <smfw/smfw.h>
 
 /* The highest open-loop rate one client process keeps: every request needs a connection,
@@ -162,6 +163,17 @@ int settings_check_value(const char *section, const char *key, const char *v, ch
             return -1;
         }
         return 0;
+    }
+    if (strcmp(key, "goodput") == 0) {
+        const char *one[] = {v};
+        smfw_goodput_slo *slos = NULL;
+        size_t k = 0;
+        smfw_error e;
+        smfw_error_clear(&e);
+        int bad = smfw_goodput_parse(one, 1, &slos, &k, &e) != SMFW_OK;
+        free(slos);
+        if (bad) snprintf(why, n, "%s", e.message);
+        return bad ? -1 : 0;
     }
     if (strcmp(key, "max_error_rate") == 0 && num(v, &d) && (d < 0 || d > 1)) {
         snprintf(why, n, "%s is not a fraction from 0 to 1 (0.01 = 1%% of requests may fail)", v);

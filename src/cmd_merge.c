@@ -34,41 +34,6 @@ static int merge_option(void *user, const char *name, const char *value) {
     return 0;
 }
 
-/* run.goodput ("tag:value" items) as SLOs for the recomputation. */
-static int parse_goodput(const smfw_config *cfg, smfw_goodput_slo **out, size_t *n) {
-    const char *const *items;
-    size_t k = smfw_settings_get_list(smfw_config_section(cfg, "run"), "goodput", &items);
-    *out = NULL;
-    *n = 0;
-    if (!k) return 0;
-    smfw_goodput_slo *slos = calloc(k, sizeof *slos);
-    if (!slos) return -1;
-    for (size_t i = 0; i < k; i++) {
-        const char *colon = strrchr(items[i], ':');
-        char tag[128];
-        char *end = NULL;
-        if (!colon || (size_t)(colon - items[i]) >= sizeof tag) goto bad;
-        memcpy(tag, items[i], (size_t)(colon - items[i]));
-        tag[colon - items[i]] = '\0';
-        int id = smfw_metric_find(tag);
-        double v = strtod(colon + 1, &end);
-        if (id < 0 || id >= SMFW_M_RECORD_COUNT_ || end == colon + 1 || *end) goto bad;
-        slos[i].metric = (smfw_metric_id)id;
-        slos[i].threshold = v;
-        continue;
-    bad:
-        smfw_log(SMFW_LOG_ERROR, NULL,
-                 "--goodput \"%s\": expected per-request-metric:value, e.g. "
-                 "time_to_first_token:500",
-                 items[i]);
-        free(slos);
-        return -1;
-    }
-    *out = slos;
-    *n = k;
-    return 0;
-}
-
 static int merge_main(int argc, char **argv) {
     smfw_merge_options o;
     memset(&o, 0, sizeof o);
@@ -98,7 +63,15 @@ static int merge_main(int argc, char **argv) {
     smfw_error err;
     smfw_error_clear(&err);
     rc = 1;
-    if (!parts || parse_goodput(cli.cfg, &slos, &n_slos) != 0) goto done;
+    if (!parts) goto done;
+    {
+        const char *const *items;
+        size_t k = smfw_settings_get_list(smfw_config_section(cli.cfg, "run"), "goodput", &items);
+        if (smfw_goodput_parse(items, k, &slos, &n_slos, &err) != SMFW_OK) {
+            rc = smfw_cli_fail(&err);
+            goto done;
+        }
+    }
     int had_goodput = 0;
     for (size_t i = 0; i < n; i++) {
         parts[i] = smfw_results_new();

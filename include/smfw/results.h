@@ -385,6 +385,15 @@ typedef struct smfw_goodput_slo {
 } smfw_goodput_slo;
 
 /**
+ * Parse goodput SLOs: each item holds one or more "metric:threshold" separated by white
+ * space or commas (AIPerf's "time_to_first_token:100 inter_token_latency:3.4", or repeated
+ * --goodput items). The metric is a per-request metric tag; the threshold a non-negative
+ * number in the metric's display unit. *out is malloc'd (NULL when there is none).
+ */
+SMFW_API smfw_status smfw_goodput_parse(const char *const *items, size_t n_items,
+                                        smfw_goodput_slo **out, size_t *n_out, smfw_error *err);
+
+/**
  * Compute every aggregate from the records with AIPerf's rules: errors feed
  * only the error metrics and the error summary; ICL pooled; benchmark
  * duration from the first valid start to the last valid content response;

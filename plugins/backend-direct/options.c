@@ -80,46 +80,9 @@ static char *read_file_text(const char *path, smfw_error *err) {
 }
 
 static smfw_status parse_goodput(direct_options *o, const smfw_settings *run, smfw_error *err) {
-    size_t n = 0;
-    char **items = get_list(run, "goodput", &n);
-    if (!n) return SMFW_OK;
-    /* Items may also hold several space-separated SLOs ("a:1 b:2", AIPerf's form). */
-    size_t cap = 0;
-    for (size_t i = 0; i < n; i++) cap += strlen(items[i]) / 2 + 1;
-    o->slos = calloc(cap, sizeof *o->slos);
-    smfw_status st = SMFW_OK;
-    for (size_t i = 0; i < n && st == SMFW_OK; i++) {
-        char *save = NULL;
-        for (char *tok = strtok_r(items[i], " \t", &save); tok;
-             tok = strtok_r(NULL, " \t", &save)) {
-            char *colon = strchr(tok, ':');
-            char *end = NULL;
-            if (!colon) {
-                st = smfw_error_set(err, SMFW_ERR_CONFIG, "goodput SLO \"%s\" is not tag:value",
-                                    tok);
-                break;
-            }
-            *colon = '\0';
-            int id = smfw_metric_find(tok);
-            double v = strtod(colon + 1, &end);
-            if (id < 0 || id >= SMFW_RECORD_METRICS) {
-                st = smfw_error_set(err, SMFW_ERR_CONFIG,
-                                    "goodput: unknown per-request metric \"%s\" (e.g. "
-                                    "time_to_first_token, inter_token_latency, request_latency)",
-                                    tok);
-                break;
-            }
-            if (!end || *end || end == colon + 1) {
-                st = smfw_error_set(err, SMFW_ERR_CONFIG, "goodput: bad threshold for %s", tok);
-                break;
-            }
-            o->slos[o->n_slos].metric = (smfw_metric_id)id;
-            o->slos[o->n_slos].threshold = v;
-            o->n_slos++;
-        }
-    }
-    free_list(items, n);
-    return st;
+    const char *const *items;
+    size_t n = smfw_settings_get_list(run, "goodput", &items);
+    return smfw_goodput_parse(items, n, &o->slos, &o->n_slos, err);
 }
 
 smfw_status direct_options_load(const smfw_settings *own, const smfw_config *config,
