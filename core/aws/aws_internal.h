@@ -24,6 +24,9 @@ typedef struct aws_creds {
 
 #define AWS_MAX_SIGNERS 16
 
+/* Standard retry mode: the retry quota's full bucket (tokens). */
+#define AWS_RETRY_QUOTA 500
+
 /* A resolved endpoint: where to send, and how to sign. */
 typedef struct aws_endpoint {
     char url[1024];          /* no trailing '/' */
@@ -164,7 +167,7 @@ smfw_status aws_sts_assume_role_with_web_identity(smfw_aws_client *c, const char
 /* Form-encode "k=v" pairs for awsQuery: appends "&k=v" (or "k=v" when empty). */
 void aws_form_add(aws_buf *b, const char *key, const char *value);
 
-/* Region resolution without IMDS side effects in tests: see aws_client.c. */
+/* getenv, with an empty value read as unset (aws_profile.c). */
 const char *aws_getenv(const char *name);
 
 /* IMDS GET of a metadata path (with the IMDSv2 token); *out malloc'd. */
