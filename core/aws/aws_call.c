@@ -1,7 +1,8 @@
 /*
  * aws_call.c - the call pipeline: sign (a cached signer per region and
- * service), send, and retry (standard-mode retries with a retry quota,
- * clock-skew correction, expired-token refresh).
+ * service), send, and retry by the client's retry mode (aws_retry.c: which
+ * errors, backoff, the retry quota; adaptive mode's rate limiter), with
+ * clock-skew correction and expired-token refresh.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,10 +19,7 @@
 
 #include "aws/aws_internal.h"
 
-#define RETRY_COST         5
-#define RETRY_TIMEOUT_COST 10
-#define BACKOFF_CAP_MS     20000
-#define SKEW_THRESHOLD_S   300
+#define SKEW_THRESHOLD_S 300
 
 int64_t smfw_aws_client_clock_offset(smfw_aws_client *c) {
     pthread_mutex_lock(&c->lock);
@@ -100,32 +98,6 @@ static void sleep_ms(long ms) {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
     }
-}
-
-/* Full jitter: uniform(0, 1) * min(base * 2^(i-1), 20 s). */
-static long backoff_ms(int retry, int throttled) {
-    long base = throttled ? 500 : 100; /* JS v3 bases; botocore's 1 s is slower */
-    long cap = base;
-    for (int i = 1; i < retry && cap < BACKOFF_CAP_MS; i++) cap *= 2;
-    if (cap > BACKOFF_CAP_MS) cap = BACKOFF_CAP_MS;
-    unsigned int r = 0;
-    if (RAND_bytes((unsigned char *)&r, sizeof(r)) != 1) r = (unsigned int)rand();
-    return (long)((double)r / 4294967296.0 * (double)cap);
-}
-
-static int quota_take(smfw_aws_client *c, int cost) {
-    pthread_mutex_lock(&c->lock);
-    int ok = c->retry_tokens >= cost;
-    if (ok) c->retry_tokens -= cost;
-    pthread_mutex_unlock(&c->lock);
-    return ok;
-}
-
-static void quota_give(smfw_aws_client *c, int amount) {
-    pthread_mutex_lock(&c->lock);
-    c->retry_tokens += amount;
-    if (c->retry_tokens > AWS_RETRY_QUOTA) c->retry_tokens = AWS_RETRY_QUOTA;
-    pthread_mutex_unlock(&c->lock);
 }
 
 /* Adjust the clock offset from a Date header; returns 1 if it changed. */
@@ -217,6 +189,8 @@ typedef struct call_target {
     aws_buf path;              /* wire path, as signed */
     aws_buf url;               /* the full URL, query included */
     char invocation[37];       /* amz-sdk-invocation-id: one per call */
+    const char *user_agent;
+    const char *service; /* signing name, for the per-service retry rules */
     int max_attempts;
 } call_target;
 
@@ -294,6 +268,8 @@ static smfw_status target_resolve(smfw_aws_client *c, const aws_call *call, call
     if (aws_buf_failed(&t->path) || aws_buf_failed(&t->url))
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     uuid4(t->invocation);
+    t->user_agent = c->user_agent;
+    t->service = signing_name;
     t->max_attempts = call->max_attempts > 0 ? call->max_attempts : c->max_attempts;
     if (!call->unsigned_request) {
         t->signer = signer_for(c, region, signing_name, err);
@@ -323,6 +299,7 @@ static smfw_status attempt_open(const aws_call *call, const call_target *t, int 
     for (size_t i = 0; i < call->header_count && a->n < 30; i++) a->hs[a->n++] = call->headers[i];
     a->hs[a->n++] = (smfw_sigv4_header){"amz-sdk-invocation-id", t->invocation};
     a->hs[a->n++] = (smfw_sigv4_header){"amz-sdk-request", a->sdk_request};
+    a->hs[a->n++] = (smfw_sigv4_header){"User-Agent", t->user_agent}; /* never signed */
     if (call->upload_path) {
         a->upload = fopen(call->upload_path, "rb");
         if (!a->upload)
@@ -401,21 +378,24 @@ static smfw_status attempt_send(smfw_aws_client *c, const aws_call *call, const 
 }
 
 /* Classify a failed attempt (transport error or non-2xx answer); sets the call's error. */
-static smfw_status classify_failure(smfw_aws_client *c, const aws_call *call, smfw_status hst,
-                                    const smfw_error *net_err, int clock_changed, retry_state *rs,
-                                    aws_result *res, retry_verdict *v, smfw_error *err) {
+static smfw_status classify_failure(smfw_aws_client *c, const aws_call *call, const call_target *t,
+                                    smfw_status hst, const smfw_error *net_err, int clock_changed,
+                                    retry_state *rs, aws_result *res, retry_verdict *v,
+                                    smfw_error *err) {
     memset(v, 0, sizeof(*v));
-    v->cost = RETRY_COST;
+    v->cost = AWS_RETRY_COST;
     if (hst != SMFW_OK) {
-        v->retryable = 1; /* connection errors, timeouts */
-        if (hst == SMFW_ERR_TIMEOUT) v->cost = RETRY_TIMEOUT_COST;
+        aws_retry_failure f = hst == SMFW_ERR_TIMEOUT ? AWS_FAIL_TIMEOUT : AWS_FAIL_CONNECT;
+        v->retryable = aws_retry_classify(c->retry_mode, t->service, f, 0, NULL) != AWS_RETRY_NO;
+        if (f == AWS_FAIL_TIMEOUT) v->cost = AWS_RETRY_TIMEOUT_COST;
         return smfw_error_set(err, hst, "%s %s failed: %s", call->service_label, call->operation,
                               net_err->message);
     }
-    fill_error(res, call);
-    const char *code = res->error.code;
-    v->throttled = aws_error_is_throttling(res->http.status, code);
-    v->retryable = v->throttled || aws_error_is_transient(res->http.status, code);
+    const char *code = res->error.code; /* parsed by the loop */
+    aws_retry_class cls =
+        aws_retry_classify(c->retry_mode, t->service, AWS_FAIL_RESPONSE, res->http.status, code);
+    v->throttled = cls == AWS_RETRY_THROTTLING;
+    v->retryable = cls != AWS_RETRY_NO;
     if (!v->retryable && aws_error_is_clock_skew(code, res->error.message) && clock_changed &&
         !rs->skew_retry_used) {
         rs->skew_retry_used = v->retryable = v->immediate = 1;
@@ -429,11 +409,12 @@ static smfw_status classify_failure(smfw_aws_client *c, const aws_call *call, sm
     return error_sentence(call, res, err);
 }
 
-/* Whether a retryable failure gets another (delayed) attempt: attempts left, quota taken. */
+/* Whether a retryable failure gets another (delayed) attempt: attempts left, and in standard
+   and adaptive modes the retry quota's tokens (legacy mode has no quota, as botocore's). */
 static int retry_allowed(smfw_aws_client *c, const aws_call *call, int attempt, int max_attempts,
                          const retry_verdict *v, retry_state *rs) {
     if (attempt >= max_attempts) return 0;
-    if (!quota_take(c, v->cost)) {
+    if (c->retry_mode != AWS_RETRY_LEGACY && !aws_retry_quota_take(&c->quota, v->cost)) {
         SMFW_LOG_DEBUG("aws", "retry quota exhausted; not retrying %s %s", call->service_label,
                        call->operation);
         return 0;
@@ -441,6 +422,14 @@ static int retry_allowed(smfw_aws_client *c, const aws_call *call, int attempt, 
     rs->retries_taken++;
     rs->last_cost = v->cost;
     return 1;
+}
+
+/* Adaptive mode: every answer (a failed connection too) adjusts the client's send rate. */
+static void rate_feedback(smfw_aws_client *c, smfw_status hst, const aws_result *res) {
+    if (c->retry_mode != AWS_RETRY_ADAPTIVE) return;
+    int answer_failed = hst == SMFW_OK && (res->http.status < 200 || res->http.status >= 300);
+    aws_rate_limiter_update(&c->limiter,
+                            answer_failed && aws_retry_is_throttling_code(res->error.code));
 }
 
 smfw_status aws_client_call(smfw_aws_client *c, const aws_call *call, aws_result *res,
@@ -453,6 +442,8 @@ smfw_status aws_client_call(smfw_aws_client *c, const aws_call *call, aws_result
     }
     retry_state rs;
     memset(&rs, 0, sizeof(rs));
+    res->attempts = 0;
+    int sent = 0;
     for (int attempt = 1;; attempt++) {
         aws_result_free(res);
         aws_result_init(res);
@@ -463,35 +454,43 @@ smfw_status aws_client_call(smfw_aws_client *c, const aws_call *call, aws_result
             attempt_close(&a);
             break;
         }
+        if (c->retry_mode == AWS_RETRY_ADAPTIVE) aws_rate_limiter_acquire(&c->limiter);
         smfw_error net_err;
         smfw_status hst = attempt_send(c, call, &t, &a, res, &net_err);
         attempt_close(&a);
+        res->attempts = ++sent;
         if (hst == SMFW_ERR_IO || hst == SMFW_ERR_NOMEM || hst == SMFW_ERR_PROTOCOL) {
             st = hst;
             if (err) *err = net_err;
             break;
         }
         int clock_changed = hst == SMFW_OK ? update_clock(c, &res->http) : 0;
-        if (hst == SMFW_OK && res->http.status >= 200 && res->http.status < 300) {
+        int ok2xx = hst == SMFW_OK && res->http.status >= 200 && res->http.status < 300;
+        if (hst == SMFW_OK && !ok2xx) fill_error(res, call);
+        rate_feedback(c, hst, res);
+        if (ok2xx) {
             /* Success: give back the cost of the last retry, or 1 token. */
-            quota_give(c, rs.retries_taken ? rs.last_cost : 1);
+            if (c->retry_mode != AWS_RETRY_LEGACY)
+                aws_retry_quota_give(&c->quota, rs.retries_taken ? rs.last_cost : 1);
             st = SMFW_OK;
             break;
         }
         retry_verdict v;
-        st = classify_failure(c, call, hst, &net_err, clock_changed, &rs, res, &v, err);
+        st = classify_failure(c, call, &t, hst, &net_err, clock_changed, &rs, res, &v, err);
         if (!v.retryable) break;
         if (v.immediate) {
             attempt--; /* a corrected signature does not use up an attempt */
             continue;
         }
         if (!retry_allowed(c, call, attempt, t.max_attempts, &v, &rs)) break;
-        long delay = backoff_ms(attempt, v.throttled);
-        SMFW_LOG_DEBUG("aws", "%s %s attempt %d failed (%s); retrying in %ld ms",
-                       call->service_label, call->operation, attempt,
-                       res->error.code[0] ? res->error.code : "network error", delay);
+        long delay = aws_retry_backoff_ms(c->retry_mode, attempt, v.throttled);
+        SMFW_LOG_DEBUG("aws", "%s %s attempt %d of %d failed (%s); retrying in %ld ms (%s mode)",
+                       call->service_label, call->operation, attempt, t.max_attempts,
+                       res->error.code[0] ? res->error.code : "network error", delay,
+                       aws_retry_mode_name(c->retry_mode));
         sleep_ms(delay);
     }
+    res->attempts = sent;
     target_free(&t);
     return st;
 }

@@ -1,7 +1,7 @@
 /*
  * aws_client.c - the AWS client object: its options, copied, and the
- * settings resolved once when it is created (profile, max_attempts, CA
- * bundle).
+ * settings resolved once when it is created (profile, retry mode and
+ * max_attempts, User-Agent, CA bundle).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +27,10 @@ smfw_status smfw_aws_client_new(const smfw_aws_options *opts, smfw_aws_client **
     c->opt_profile = dup_opt(opts->profile);
     c->opt_endpoint_url = dup_opt(opts->endpoint_url);
     c->opt_ca_bundle = dup_opt(opts->ca_bundle);
-    c->max_attempts = opts->max_attempts;
     c->refresh_margin_s = opts->refresh_margin_s > 0 ? opts->refresh_margin_s : 600;
     c->no_imds = opts->no_imds;
-    c->retry_tokens = AWS_RETRY_QUOTA;
+    aws_retry_quota_init(&c->quota);
+    aws_rate_limiter_init(&c->limiter);
     const char *p = c->opt_profile;
     c->profile_explicit = p != NULL;
     if (!p) p = aws_getenv("AWS_DEFAULT_PROFILE");
@@ -38,20 +38,12 @@ smfw_status smfw_aws_client_new(const smfw_aws_options *opts, smfw_aws_client **
     c->profile = strdup(p ? p : "default");
 
     smfw_status st = aws_client_load_files(c, err);
+    if (st == SMFW_OK) st = aws_client_resolve_retry(c, opts->max_attempts, err);
     if (st != SMFW_OK) {
         smfw_aws_client_free(c);
         return st;
     }
-    if (c->max_attempts <= 0) {
-        const char *v = aws_getenv("AWS_MAX_ATTEMPTS");
-        if (!v) v = aws_profile_get(c, NULL, "max_attempts");
-        c->max_attempts = v ? atoi(v) : 3;
-        if (c->max_attempts <= 0) {
-            smfw_aws_client_free(c);
-            return smfw_error_set(err, SMFW_ERR_CONFIG,
-                                  "AWS max_attempts must be a positive integer, not '%s'", v);
-        }
-    }
+    aws_user_agent_build(c, c->user_agent, sizeof(c->user_agent));
     const char *ca = c->opt_ca_bundle;
     if (!ca) ca = aws_getenv("AWS_CA_BUNDLE");
     if (!ca) ca = aws_profile_get(c, NULL, "ca_bundle");
@@ -77,6 +69,9 @@ void smfw_aws_client_free(smfw_aws_client *c) {
     free(c->opt_ca_bundle);
     free(c->profile);
     free(c->region);
+    free(c->config_path);
+    aws_retry_quota_destroy(&c->quota);
+    aws_rate_limiter_destroy(&c->limiter);
     pthread_mutex_destroy(&c->lock);
     pthread_mutex_destroy(&c->creds_lock);
     pthread_mutex_destroy(&c->refresh_lock);

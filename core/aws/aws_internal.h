@@ -13,6 +13,8 @@
 #include "aws/aws_error.h"
 #include "aws/aws_http.h"
 #include "aws/aws_ini.h"
+#include "aws/aws_rate_limiter.h"
+#include "aws/aws_retry.h"
 
 /* Reference-counted immutable credentials snapshot. */
 typedef struct aws_creds {
@@ -23,9 +25,6 @@ typedef struct aws_creds {
 } aws_creds;
 
 #define AWS_MAX_SIGNERS 16
-
-/* Standard retry mode: the retry quota's full bucket (tokens). */
-#define AWS_RETRY_QUOTA 500
 
 /* A resolved endpoint: where to send, and how to sign. */
 typedef struct aws_endpoint {
@@ -46,7 +45,8 @@ typedef struct aws_endpoint_cached {
 struct smfw_aws_client {
     /* options, copied */
     char *opt_region, *opt_profile, *opt_endpoint_url, *opt_ca_bundle;
-    int max_attempts;
+    int max_attempts; /* resolved: option, AWS_MAX_ATTEMPTS, profile, mode's default */
+    aws_retry_mode retry_mode;
     int refresh_margin_s;
     int no_imds;
 
@@ -55,6 +55,7 @@ struct smfw_aws_client {
     int profile_explicit;
     aws_ini *config;   /* ~/.aws/config (or AWS_CONFIG_FILE) */
     aws_ini *credfile; /* ~/.aws/credentials (or AWS_SHARED_CREDENTIALS_FILE) */
+    char *config_path; /* the config file's path, for messages (NULL without HOME) */
     int files_loaded;
     char *region;
     aws_http *http;
@@ -64,8 +65,9 @@ struct smfw_aws_client {
     pthread_mutex_t refresh_lock; /* one refresher at a time */
     aws_creds *creds;
 
-    /* standard retry mode */
-    int retry_tokens;
+    aws_retry_quota quota;    /* standard and adaptive modes */
+    aws_rate_limiter limiter; /* adaptive mode */
+    char user_agent[512];
     int64_t clock_offset; /* seconds: server - local */
 
     int have_identity;
@@ -96,6 +98,12 @@ const char *aws_credfile_get(smfw_aws_client *c, const char *profile, const char
  */
 smfw_status aws_client_resolve_endpoint(smfw_aws_client *c, const char *service, aws_endpoint *out,
                                         smfw_error *err);
+
+/* ---- retries (aws_retry.c) and User-Agent (aws_user_agent.c) ---- */
+/* retry_mode and max_attempts (opt_max_attempts > 0 wins): the environment, then the profile. */
+smfw_status aws_client_resolve_retry(smfw_aws_client *c, int opt_max_attempts, smfw_error *err);
+/* The User-Agent 2.0 value of the client's calls (after aws_client_resolve_retry). */
+void aws_user_agent_build(smfw_aws_client *c, char *out, size_t size);
 
 /* ---- time ---- */
 int64_t aws_now(void);
@@ -134,13 +142,14 @@ typedef struct aws_call {
 typedef struct aws_result {
     aws_http_response http;
     aws_error_info error;
+    int attempts; /* requests sent, immediate re-signs (clock skew, new token) included */
 } aws_result;
 
 void aws_result_init(aws_result *r);
 void aws_result_free(aws_result *r);
 
 /*
- * Sign, send, retry (standard mode, clock skew, expired token). On a non-2xx
+ * Sign, send, retry (the client's retry mode, clock skew, expired token). On a non-2xx
  * final answer returns the mapped status with a one-sentence message; the
  * parsed error stays in res->error.
  */

@@ -31,9 +31,13 @@ smfw_status aws_client_load_files(smfw_aws_client *c, smfw_error *err) {
     if (cfg || cfg_default) st = aws_ini_load(cfg ? cfg : cfg_default, &c->config, err);
     if (st == SMFW_OK && (cred || cred_default))
         st = aws_ini_load(cred ? cred : cred_default, &c->credfile, err);
+    if (st == SMFW_OK) {
+        c->files_loaded = 1;
+        c->config_path = cfg ? strdup(cfg) : cfg_default;
+        cfg_default = NULL;
+    }
     free(cfg_default);
     free(cred_default);
-    if (st == SMFW_OK) c->files_loaded = 1;
     /* A profile named explicitly must exist somewhere. */
     if (st == SMFW_OK && c->profile_explicit) {
         char sec[512];
