@@ -5,7 +5,8 @@
 # --max-attempts flag over both), counted by the client and by the mock; the
 # standard retry quota (500 tokens, 5 a retry) stops retrying after 100 retries;
 # a bad retry_mode / max_attempts is a configuration error (exit 1) naming where
-# it came from, before any request; the User-Agent is the SDKs' 2.0 form.
+# it came from, before any request; the User-Agent is the SDKs' 2.0 form, on the
+# wire too, with nothing secret in it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/test_direct_lib.bash"
@@ -75,6 +76,13 @@ stop_mock
 start_mock --verbose
 expect_attempts 1 3
 grep -q 'call 3 attempts=1 ok' "$work/probe.out" || fail "no success: $(cat "$work/probe.out")"
+# On the wire (smfw -vv traces the headers): the User-Agent and amz-sdk-request follow the mode.
+AWS_RETRY_MODE=legacy "$SMFW" cloudwatch -vv --endpoint bench --since 10m --endpoint-url "$MOCK_URL" \
+    --region us-east-1 > /dev/null 2> "$work/trace.err"
+grep -Eq '^User-Agent: smfw/[^ ]+ ua/2\.0 os/[^ ]+ lang/c#[0-9]+ md/arch#[^ ]+ md/curl#[^ ]+ cfg/retry-mode#legacy$' \
+    "$work/trace.err" || fail "no User-Agent 2.0 on the wire: $(grep -i user-agent "$work/trace.err")"
+grep -q '^amz-sdk-request: attempt=1; max=5$' "$work/trace.err" ||
+    fail "legacy's 5 attempts are not announced: $(grep amz-sdk-request "$work/trace.err")"
 
 # The smfw command end to end: a CloudWatch query against a failing mock makes M attempts
 # per call (the same number of calls each time), --max-attempts beats AWS_MAX_ATTEMPTS.
