@@ -131,6 +131,15 @@ grep -qF "retry_mode in the profile 'default' of $work/badmode" "$work/cw.err" |
     fail "the profile's file is not named: $(cat "$work/cw.err")"
 stop_mock
 
+# An unknown --api-fault kind is the mock's usage error, naming it and the known kinds.
+set +e
+"$MOCK" --listen 127.0.0.1:0 --exit-on-stdin-eof --api-fault drop:1 >/dev/null 2>"$work/af.err" </dev/null
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "--api-fault drop:1 exits $rc"
+grep -qF 'unknown fault kind "drop" in "drop:1" (known: http-500, http-503, throttle)' "$work/af.err" ||
+    fail "--api-fault drop:1: $(cat "$work/af.err")"
+
 # User-Agent 2.0, and nothing secret or personal in it.
 ua=$(AWS_SDK_UA_APP_ID='bench team/1' "$PROBE" user-agent)
 echo "$ua" | grep -Eq '^smfw/[0-9]+\.[0-9]+\.[0-9]+ ua/2\.0 os/(linux|macos|other)#[^ ]+ lang/c#[0-9]+ md/arch#[^ ]+ md/curl#[^ ]+ cfg/retry-mode#standard app/bench-team-1$' ||
