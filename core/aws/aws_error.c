@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "aws/aws_buf.h"
+#include "aws/aws_retry.h"
 #include "aws/aws_xml.h"
 
 static void copy(char *dst, size_t cap, const char *src) {
@@ -71,24 +72,6 @@ static int in(const char *code, const char *const *list) {
     return 0;
 }
 
-static const char *const THROTTLING[] = {"Throttling",
-                                         "ThrottlingException",
-                                         "ThrottledException",
-                                         "RequestThrottledException",
-                                         "TooManyRequestsException",
-                                         "ProvisionedThroughputExceededException",
-                                         "TransactionInProgressException",
-                                         "RequestLimitExceeded",
-                                         "BandwidthLimitExceeded",
-                                         "LimitExceededException",
-                                         "RequestThrottled",
-                                         "SlowDown",
-                                         "PriorRequestNotComplete",
-                                         "EC2ThrottledException",
-                                         NULL};
-static const char *const TRANSIENT[] = {
-    "RequestTimeout",  "RequestTimeoutException", "PriorRequestNotComplete", "InternalError",
-    "InternalFailure", "ServiceUnavailable",      "IDPCommunicationError",   NULL};
 static const char *const SKEW[] = {"RequestTimeTooSkewed",
                                    "RequestExpired",
                                    "RequestInTheFuture",
@@ -131,12 +114,8 @@ static const char *const NOT_FOUND[] = {"ResourceNotFound",
                                         NULL};
 
 int aws_error_is_throttling(long http_status, const char *code) {
-    return http_status == 429 || (code && in(code, THROTTLING));
-}
-
-int aws_error_is_transient(long http_status, const char *code) {
-    return http_status == 500 || http_status == 502 || http_status == 503 || http_status == 504 ||
-           (code && in(code, TRANSIENT));
+    /* The retry policy's throttling codes (one table, aws_retry.c), and any 429. */
+    return http_status == 429 || aws_retry_is_throttling_code(code);
 }
 
 int aws_error_is_clock_skew(const char *code, const char *message) {

@@ -1,7 +1,7 @@
 /*
  * aws_error.h - AWS error bodies (awsJson, restXml, awsQuery) and their
- * mapping to smfw_status and to the retry classes of the SDKs' standard
- * mode (internal).
+ * mapping to smfw_status (internal). Which errors are retried is the retry
+ * policy's (aws_retry.h).
  */
 #ifndef SMFW_AWS_ERROR_H
 #define SMFW_AWS_ERROR_H
@@ -36,8 +36,8 @@ void aws_error_normalize_code(char *code);
 /* smfw status for an HTTP status and error code. */
 smfw_status aws_error_status(long http_status, const char *code, const char *message);
 
+/* HTTP 429 or a throttling code: the status is SMFW_ERR_THROTTLED. */
 int aws_error_is_throttling(long http_status, const char *code);
-int aws_error_is_transient(long http_status, const char *code);
 int aws_error_is_clock_skew(const char *code, const char *message);
 int aws_error_is_expired_token(const char *code);
 

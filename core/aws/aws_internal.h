@@ -13,6 +13,8 @@
 #include "aws/aws_error.h"
 #include "aws/aws_http.h"
 #include "aws/aws_ini.h"
+#include "aws/aws_rate_limiter.h"
+#include "aws/aws_retry.h"
 
 /* Reference-counted immutable credentials snapshot. */
 typedef struct aws_creds {
@@ -43,7 +45,8 @@ typedef struct aws_endpoint_cached {
 struct smfw_aws_client {
     /* options, copied */
     char *opt_region, *opt_profile, *opt_endpoint_url, *opt_ca_bundle;
-    int max_attempts;
+    int max_attempts; /* resolved: option, AWS_MAX_ATTEMPTS, profile, mode's default */
+    aws_retry_mode retry_mode;
     int refresh_margin_s;
     int no_imds;
 
@@ -52,6 +55,7 @@ struct smfw_aws_client {
     int profile_explicit;
     aws_ini *config;   /* ~/.aws/config (or AWS_CONFIG_FILE) */
     aws_ini *credfile; /* ~/.aws/credentials (or AWS_SHARED_CREDENTIALS_FILE) */
+    char *config_path; /* the config file's path, for messages (NULL without HOME) */
     int files_loaded;
     char *region;
     aws_http *http;
@@ -61,8 +65,9 @@ struct smfw_aws_client {
     pthread_mutex_t refresh_lock; /* one refresher at a time */
     aws_creds *creds;
 
-    /* standard retry mode */
-    int retry_tokens;
+    aws_retry_quota quota;    /* standard and adaptive modes */
+    aws_rate_limiter limiter; /* adaptive mode */
+    char user_agent[512];
     int64_t clock_offset; /* seconds: server - local */
 
     int have_identity;
@@ -93,6 +98,12 @@ const char *aws_credfile_get(smfw_aws_client *c, const char *profile, const char
  */
 smfw_status aws_client_resolve_endpoint(smfw_aws_client *c, const char *service, aws_endpoint *out,
                                         smfw_error *err);
+
+/* ---- retries (aws_retry.c) and User-Agent (aws_user_agent.c) ---- */
+/* retry_mode and max_attempts (opt_max_attempts > 0 wins): the environment, then the profile. */
+smfw_status aws_client_resolve_retry(smfw_aws_client *c, int opt_max_attempts, smfw_error *err);
+/* The User-Agent 2.0 value of the client's calls (after aws_client_resolve_retry). */
+void aws_user_agent_build(smfw_aws_client *c, char *out, size_t size);
 
 /* ---- time ---- */
 int64_t aws_now(void);
@@ -131,13 +142,14 @@ typedef struct aws_call {
 typedef struct aws_result {
     aws_http_response http;
     aws_error_info error;
+    int attempts; /* requests sent, immediate re-signs (clock skew, new token) included */
 } aws_result;
 
 void aws_result_init(aws_result *r);
 void aws_result_free(aws_result *r);
 
 /*
- * Sign, send, retry (standard mode, clock skew, expired token). On a non-2xx
+ * Sign, send, retry (the client's retry mode, clock skew, expired token). On a non-2xx
  * final answer returns the mapped status with a one-sentence message; the
  * parsed error stays in res->error.
  */
@@ -164,7 +176,7 @@ smfw_status aws_sts_assume_role_with_web_identity(smfw_aws_client *c, const char
 /* Form-encode "k=v" pairs for awsQuery: appends "&k=v" (or "k=v" when empty). */
 void aws_form_add(aws_buf *b, const char *key, const char *value);
 
-/* Region resolution without IMDS side effects in tests: see aws_client.c. */
+/* getenv, with an empty value read as unset (aws_profile.c). */
 const char *aws_getenv(const char *name);
 
 /* IMDS GET of a metadata path (with the IMDSv2 token); *out malloc'd. */

@@ -27,7 +27,7 @@ typedef struct smfw_aws_options {
     const char *profile;      /**< else AWS_DEFAULT_PROFILE, AWS_PROFILE, "default" */
     const char *endpoint_url; /**< one URL for every service (tests: smfw-mock) */
     const char *ca_bundle;    /**< else AWS_CA_BUNDLE, profile ca_bundle, system CAs */
-    int max_attempts;         /**< else AWS_MAX_ATTEMPTS, profile max_attempts, 3 */
+    int max_attempts;         /**< else AWS_MAX_ATTEMPTS, profile, 5 (legacy mode) or 3 */
     long connect_timeout_ms;  /**< default 10000 */
     long timeout_ms;          /**< whole-request limit, default 120000 (0 = default) */
     int refresh_margin_s;     /**< refresh temporary credentials this long before expiry (600) */

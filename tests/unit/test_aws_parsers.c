@@ -9,6 +9,7 @@
 #include "aws/aws_error.h"
 #include "aws/aws_http.h"
 #include "aws/aws_ini.h"
+#include "aws/aws_retry.h"
 #include "aws/aws_xml.h"
 
 START_TEST(ini_files) {
@@ -95,8 +96,12 @@ START_TEST(error_bodies) {
     ck_assert_int_eq(aws_error_status(404, "NoSuchKey", ""), SMFW_ERR_NOT_FOUND);
     ck_assert_int_eq(aws_error_status(503, "ServiceUnavailable", ""), SMFW_ERR_SERVER);
     ck_assert_int_eq(aws_error_status(400, "ValidationException", "x must be y"), SMFW_ERR_AWS);
-    ck_assert(aws_error_is_transient(502, ""));
-    ck_assert(!aws_error_is_transient(400, "ValidationException"));
+    ck_assert_int_eq(
+        aws_retry_classify(AWS_RETRY_STANDARD, "sagemaker", AWS_FAIL_RESPONSE, 502, ""),
+        AWS_RETRY_TRANSIENT);
+    ck_assert_int_eq(aws_retry_classify(AWS_RETRY_STANDARD, "sagemaker", AWS_FAIL_RESPONSE, 400,
+                                        "ValidationException"),
+                     AWS_RETRY_NO);
     ck_assert(aws_error_is_clock_skew("RequestTimeTooSkewed", ""));
     ck_assert(aws_error_is_clock_skew("InvalidSignatureException",
                                       "Signature expired: 20260101T000000Z is now earlier"));

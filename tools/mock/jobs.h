@@ -1,8 +1,9 @@
 /*
  * jobs.h - how a benchmark job runs: the pluggable execution step.
  *
- * The control plane (controlplane.c) owns the job state machine, the
- * validation and the staging of the dataset from the mock's own S3. The
+ * The control plane validates the request (controlplane.c), and owns the job
+ * state machine and the staging of the dataset from the mock's own S3
+ * (controlplane_jobs.c). The
  * actual benchmark is a runner function called on a worker thread, as
  * SageMaker runs AIPerf on managed compute: it benchmarks the mock's own
  * Runtime endpoint (over HTTP, at spec->endpoint_url) and leaves an AIPerf

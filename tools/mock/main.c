@@ -126,6 +126,10 @@ int main(int argc, char **argv) {
             if (srv.fault_counts[k])
                 fprintf(stderr, ", %s %llu", mock_fault_name((mock_fault_kind)k),
                         (unsigned long long)srv.fault_counts[k]);
+        for (int k = 1; k < MOCK_API_FAULT_COUNT; k++)
+            if (srv.api_fault_counts[k])
+                fprintf(stderr, ", api %s %llu", mock_api_fault_name((mock_api_fault_kind)k),
+                        (unsigned long long)srv.api_fault_counts[k]);
         fprintf(stderr, "\n");
     }
 out:

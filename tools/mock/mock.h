@@ -39,6 +39,15 @@ typedef enum mock_fault_kind {
     MOCK_FAULT_COUNT
 } mock_fault_kind;
 
+/* Faults of the AWS API requests (--api-fault): control plane, STS, IAM, CloudWatch, S3. */
+typedef enum mock_api_fault_kind {
+    MOCK_API_FAULT_NONE = 0,
+    MOCK_API_FAULT_HTTP_500, /* 500 InternalFailure (S3: InternalError) */
+    MOCK_API_FAULT_HTTP_503, /* 503 ServiceUnavailable */
+    MOCK_API_FAULT_THROTTLE, /* 400 ThrottlingException (S3: 503 SlowDown) */
+    MOCK_API_FAULT_COUNT
+} mock_api_fault_kind;
+
 typedef enum mock_split_mode {
     MOCK_SPLIT_RANDOM = 0, /* PayloadPart boundaries anywhere, as SageMaker does */
     MOCK_SPLIT_LINE        /* one PayloadPart per SSE event */
@@ -73,6 +82,7 @@ typedef struct mock_options {
     mock_latency itl;
     long output_tokens; /* 0: the request's max-tokens field */
     double fault_rate[MOCK_FAULT_COUNT];
+    double api_fault_rate[MOCK_API_FAULT_COUNT];
     long slow_headers_ms;
     mock_split_mode split;
     char *ground_truth;
@@ -152,6 +162,7 @@ typedef struct mock_server {
     mock_controlplane *cp;
     mock_gen_slots *slots; /* --max-concurrency queues (generate.c) */
     uint64_t fault_counts[MOCK_FAULT_COUNT];
+    uint64_t api_fault_counts[MOCK_API_FAULT_COUNT];
     uint64_t requests;
     double started_unix;
 } mock_server;
@@ -194,6 +205,14 @@ int mock_fault_parse(const char *spec, mock_fault_kind *kind, double *rate);
 void mock_fault_kinds(char *out, size_t size);
 /* Draw the fault for one inference request (NONE most of the time); counts it. */
 mock_fault_kind mock_fault_draw(mock_server *srv, int streaming, int eventstream);
+
+/* The same three for --api-fault (kinds http-500, http-503, throttle). */
+const char *mock_api_fault_name(mock_api_fault_kind kind);
+int mock_api_fault_parse(const char *spec, mock_api_fault_kind *kind, double *rate);
+void mock_api_fault_kinds(char *out, size_t size);
+/* Draw for one AWS API request; when a fault is drawn, answers it in `proto`'s error shape,
+   finishes the request, counts it and returns 1. */
+int mock_api_fault_inject(mock_server *srv, mock_request *req, mock_protocol proto);
 
 /* ---- ground truth (groundtruth.c) --------------------------------------------------------- */
 

@@ -57,6 +57,10 @@ static const mock_flag mock_flags[] = {
      "inject a fault into that fraction (0-1, or N%) of inference requests (repeatable). KIND: "
      "http-500, throttle, model-error, stream-error, drop, slow-headers, corrupt-crc, "
      "reasoning-only, empty"},
+    {"api-fault", "KIND:RATE",
+     "inject a fault into that fraction of AWS API requests (control plane, STS, IAM, "
+     "CloudWatch, S3; repeatable), to test the clients' retries. KIND: http-500, http-503, "
+     "throttle"},
     {"slow-headers-ms", "MS", "delay of the slow-headers fault (default 1000)"},
     {"split", "random|line",
      "PayloadPart boundaries: anywhere (random, as SageMaker) or one per SSE event (line)"},
@@ -248,6 +252,37 @@ static int apply(mock_options *opt, const char *name, const char *value, int *ex
         for (int k = 1; k < MOCK_FAULT_COUNT; k++) total += opt->fault_rate[k];
         if (total > 1.0 + 1e-9) {
             snprintf(err, err_size, "the fault rates add up to %.3f, more than 1", total);
+            return -1;
+        }
+    } else if (!strcmp(name, "api-fault")) {
+        char *copy = strdup(value), *save = NULL;
+        if (!copy) abort();
+        for (char *tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+            mock_api_fault_kind kind;
+            double rate;
+            int rc = mock_api_fault_parse(tok, &kind, &rate);
+            if (rc != 0) {
+                char kinds[128];
+                mock_api_fault_kinds(kinds, sizeof kinds);
+                if (rc == -2)
+                    snprintf(err, err_size,
+                             "--api-fault: unknown fault kind \"%.*s\" in \"%s\" (known: %s)",
+                             (int)strcspn(tok, ":"), tok, tok, kinds);
+                else
+                    snprintf(err, err_size,
+                             "--api-fault wants KIND:RATE (e.g. http-503:1 or throttle:50%%), "
+                             "got \"%s\"",
+                             tok);
+                free(copy);
+                return -1;
+            }
+            opt->api_fault_rate[kind] = rate;
+        }
+        free(copy);
+        double total = 0;
+        for (int k = 1; k < MOCK_API_FAULT_COUNT; k++) total += opt->api_fault_rate[k];
+        if (total > 1.0 + 1e-9) {
+            snprintf(err, err_size, "the API fault rates add up to %.3f, more than 1", total);
             return -1;
         }
     } else if (!strcmp(name, "slow-headers-ms")) {

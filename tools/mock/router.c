@@ -6,7 +6,7 @@
  * by X-Amz-Target (SageMaker control plane, CloudWatch, Application Auto
  * Scaling) or, for a form body (awsQuery), by the service of the SigV4
  * credential scope (sts, iam; the Action when unsigned), and every other
- * path is S3 in path style.
+ * path is S3 in path style. --api-fault strikes before the service answers.
  */
 #include "mock.h"
 
@@ -63,6 +63,7 @@ void mock_route(mock_request *req, void *server) {
     }
     const char *target = mock_request_header(req, "X-Amz-Target");
     if (!strcmp(req->path, "/") && !strcmp(req->method, "POST") && target) {
+        if (mock_api_fault_inject(srv, req, MOCK_PROTO_JSON)) return;
         if (!strncmp(target, "SageMaker.", 10)) {
             if (mock_auth_check(srv, req, "sagemaker", MOCK_PROTO_JSON) != 0) return;
             mock_controlplane_handle(srv, req, target + 10);
@@ -80,6 +81,7 @@ void mock_route(mock_request *req, void *server) {
     const char *ct = mock_request_header(req, "Content-Type");
     if (!strcmp(req->path, "/") && !strcmp(req->method, "POST") && ct &&
         !strncasecmp(ct, "application/x-www-form-urlencoded", 33)) {
+        if (mock_api_fault_inject(srv, req, MOCK_PROTO_QUERY)) return;
         char action[64] = "", service[64] = "";
         mock_form_get((const char *)req->body, "Action", action, sizeof action);
         if (!mock_sigv4_scope(req, NULL, 0, service, sizeof service))
@@ -99,5 +101,6 @@ void mock_route(mock_request *req, void *server) {
         }
         return;
     }
+    if (mock_api_fault_inject(srv, req, MOCK_PROTO_S3)) return;
     mock_s3_handle(srv, req);
 }
