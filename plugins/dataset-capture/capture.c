@@ -1,6 +1,6 @@
 /*
  * capture.c - the "capture" dataset plugin: SageMaker Data Capture files
- * (--dataset-file DIR, the layout SageMaker writes to S3, synced to disk)
+ * (--dataset-file DIR of the layout SageMaker writes, or s3://BUCKET/PREFIX/ itself)
  * replayed as they were sent.
  *
  * Every line of every file is read and checked before anything is sent; the
@@ -23,6 +23,7 @@
 
 #include "capture_entry.h"
 #include "capture_files.h"
+#include "capture_s3.h"
 
 #define CAPTURE_FORMAT   "sagemaker_capture"
 #define CAPTURE_MAX_LINE (64u << 20)
@@ -35,6 +36,8 @@ typedef struct capture_item {
 
 typedef struct capture_ctx {
     char path[1024];
+    char fetched[1100]; /* s3://: the temporary folder the objects were fetched into */
+    char shown[80];     /* s3://: "s3://BUCKET/", shown in messages instead of that folder */
     char sha256[65];
     capture_item *items;
     size_t count, cap, next;
@@ -44,8 +47,13 @@ typedef struct capture_ctx {
 
 static void add_error(capture_ctx *c, const char *fmt, const char *file, size_t line,
                       const char *why) {
-    char msg[1400];
-    snprintf(msg, sizeof msg, fmt, file, line, why);
+    char msg[1400], name[1200];
+    size_t fl = strlen(c->fetched);
+    if (fl && !strncmp(file, c->fetched, fl) && file[fl] == '/')
+        snprintf(name, sizeof name, "%s%s", c->shown, file + fl + 1); /* the object's URI */
+    else
+        snprintf(name, sizeof name, "%s", file);
+    snprintf(msg, sizeof msg, fmt, name, line, why);
     char **ne = realloc(c->errors, (c->n_errors + 1) * sizeof *ne);
     if (!ne) return;
     c->errors = ne;
@@ -135,6 +143,7 @@ static void ctx_free(capture_ctx *c) {
     free(c->items);
     for (size_t i = c->next_error; i < c->n_errors; i++) free(c->errors[i]);
     free(c->errors);
+    capture_s3_remove(c->fetched);
     free(c);
 }
 
@@ -159,11 +168,6 @@ static smfw_status capture_open(const smfw_settings *settings, const smfw_datase
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "the capture dataset needs the folder of a Data Capture tree: "
                               "--dataset-file DIR");
-    if (!strncmp(params->file, "s3://", 5))
-        return smfw_error_set(err, SMFW_ERR_CONFIG,
-                              "capture: reading s3:// directly is not supported yet; sync the "
-                              "capture to a folder first (aws s3 sync %s DIR) and pass DIR",
-                              params->file);
     const char *spread = settings ? smfw_settings_get(settings, "spread") : NULL;
     if (spread && strcmp(spread, "even") != 0 && strcmp(spread, "none") != 0)
         return smfw_error_set(err, SMFW_ERR_CONFIG,
@@ -179,8 +183,20 @@ static smfw_status capture_open(const smfw_settings *settings, const smfw_datase
     capture_ctx *c = calloc(1, sizeof *c);
     if (!c) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     snprintf(c->path, sizeof c->path, "%s", params->file);
+    const char *folder = params->file;
+    if (!strncmp(params->file, "s3://", 5)) {
+        st = capture_s3_fetch(params->file, c->fetched, sizeof c->fetched, err);
+        if (st != SMFW_OK) {
+            c->fetched[0] = '\0'; /* removed already */
+            ctx_free(c);
+            return st;
+        }
+        snprintf(c->shown, sizeof c->shown, "s3://%.*s/", (int)strcspn(params->file + 5, "/"),
+                 params->file + 5);
+        folder = c->fetched;
+    }
     capture_files files;
-    st = capture_files_find(params->file, &files, err);
+    st = capture_files_find(folder, &files, err);
     if (st != SMFW_OK) {
         ctx_free(c);
         return st;
@@ -295,6 +311,7 @@ static const smfw_setting_decl capture_settings[] = {
      NULL, 0, "even|none"},
     SMFW_SETTINGS_END};
 
-SMFW_PLUGIN_DEFINE(smfw_dataset_capture, SMFW_PLUGIN_DATASET, "capture", "1.0.0",
-                   "SageMaker Data Capture files (--dataset-file DIR), replayed as sent",
-                   capture_settings, &capture_ops)
+SMFW_PLUGIN_DEFINE(
+    smfw_dataset_capture, SMFW_PLUGIN_DATASET, "capture", "1.0.0",
+    "SageMaker Data Capture (--dataset-file DIR or s3://BUCKET/PREFIX/), replayed as sent",
+    capture_settings, &capture_ops)

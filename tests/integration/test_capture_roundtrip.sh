@@ -33,6 +33,23 @@ for t, body, iid, o in entries:
     assert out["encoding"] == "JSON" and out["mode"] == "OUTPUT" and "choices" in out["data"]
 print(f"capture: {len(keys)} files, {len(entries)} entries")
 PY
+# s3:// read straight from the mock's S3 (the standard AWS chain: AWS_ENDPOINT_URL_S3) is the
+# same capture as the synced folder; a bad object line is reported by its s3:// URI.
+"$SMFW" dataset show capture --dataset-file "$work/capture" --prompts 0 > "$work/dir.txt"
+AWS_REGION=us-east-1 AWS_ENDPOINT_URL_S3="$MOCK_URL" "$SMFW" dataset show capture \
+    --dataset-file s3://capture-bucket/datacapture/ --prompts 0 > "$work/s3.txt"
+diff <(grep -v '^file:' "$work/dir.txt") <(grep -v '^file:' "$work/s3.txt") || { echo "FAIL: s3:// differs from the folder"; exit 1; }
+"$SMFW_PYTHON" - "$MOCK_URL" <<'PY'
+import boto3, sys
+boto3.client("s3", endpoint_url=sys.argv[1], region_name="us-east-1").put_object(
+    Bucket="capture-bucket", Key="bad/ep/AllTraffic/2026/12/02/01/00-00-000-x.jsonl", Body=b"not json\n")
+PY
+set +e
+AWS_REGION=us-east-1 AWS_ENDPOINT_URL_S3="$MOCK_URL" "$SMFW" dataset show capture \
+    --dataset-file s3://capture-bucket/bad/ 2> "$work/s3bad.err"
+rc=$?
+set -e
+[ "$rc" != 0 ] && grep -qF "s3://capture-bucket/bad/ep/AllTraffic/2026/12/02/01/00-00-000-x.jsonl:1: not a JSON object" "$work/s3bad.err" || { cat "$work/s3bad.err"; echo "FAIL: s3 bad line"; exit 1; }
 stop_mock
 
 # 2. dataset show: count, time span and arrival profile of the capture.
