@@ -225,7 +225,12 @@ static smfw_status capture_open(const smfw_settings *settings, const smfw_datase
         ctx_free(c);
         return st;
     }
-    qsort(c->items, c->count, sizeof *c->items, by_time);
+    if (c->count == 0 && c->n_errors == 0) {
+        ctx_free(c);
+        return smfw_error_set(err, SMFW_ERR_CONFIG, "capture: no entry in the files under %s",
+                              params->file);
+    }
+    if (c->count) qsort(c->items, c->count, sizeof *c->items, by_time);
     size_t kept = 0;
     for (size_t i = 0; i < c->count; i++) {
         if (c->items[i].e.time_ms >= start && c->items[i].e.time_ms < end)

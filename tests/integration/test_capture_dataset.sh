@@ -104,4 +104,9 @@ set +e
 "$SMFW" dataset show capture --dataset-file "$work/nothing-here" 2> "$work/e1"; r1=$?
 set -e
 [ "$r1" != 0 ] && grep -q "cannot read $work/nothing-here" "$work/e1" || { cat "$work/e1"; exit 1; }
+mkdir -p "$work/empty/ep/AllTraffic/2026/12/02/00" && : > "$work/empty/ep/AllTraffic/2026/12/02/00/00-00-000-x.jsonl"
+set +e
+"$SMFW" dataset show capture --dataset-file "$work/empty" 2> "$work/e3"; r3=$?
+set -e
+[ "$r3" != 0 ] && grep -q "no entry in the files under" "$work/e3" || { cat "$work/e3"; exit 1; }
 echo "PASS: hand-written capture read as documented, bad lines reported with file and line"

@@ -96,4 +96,40 @@ print("replay per second: ", dict(sorted(got.items())), f"(first request {-shift
 assert got == want, "requests per second differ between the capture and the replay"
 PY
 stop_mock
+
+# 4. The DataCaptureConfig flags: half the traffic sampled, no CaptureContentTypeHeader (so
+# BASE64), streamed answers without output, Input only.
+start_mock --data-capture s3://sampled --capture-sampling-percentage 50 --capture-flush-ms 200
+rc=$(run_direct "$work/sampled" --concurrency 4 --request-count 60)
+[ "$rc" = 0 ] || { echo "sampled run: smfw exited $rc"; cat "$work/sampled.log"; exit 1; }
+sleep 0.8
+"$SMFW_PYTHON" - "$MOCK_URL" "$work/sampled-capture" <<'PY'
+import sys, capture_lib
+keys = capture_lib.download(sys.argv[1], "sampled", sys.argv[2])
+assert all(k.startswith("bench/AllTraffic/") for k in keys), keys  # no prefix: ENDPOINT/VARIANT/...
+entries = capture_lib.read(sys.argv[2])
+print(f"sampled: {len(entries)} of 60 requests captured at 50 %")
+assert 15 <= len(entries) <= 45, len(entries)
+for _, body, _, o in entries:
+    assert o["captureData"]["endpointInput"]["encoding"] == "BASE64"
+    assert "endpointOutput" not in o["captureData"], "a streamed answer was captured"
+    assert body.startswith("{")
+PY
+stop_mock
+start_mock --data-capture s3://inputless/p --capture-mode Output --capture-flush-ms 200
+rc=$(run_direct "$work/inputless" --concurrency 2 --request-count 6 --no-streaming)
+[ "$rc" = 0 ] || { echo "output-only run: smfw exited $rc"; cat "$work/inputless.log"; exit 1; }
+sleep 0.8
+"$SMFW_PYTHON" - "$MOCK_URL" "$work/inputless-capture" <<'PY'
+import json, os, sys, capture_lib
+capture_lib.download(sys.argv[1], "inputless", sys.argv[2])
+lines = [json.loads(l) for r, _, fs in os.walk(sys.argv[2]) for f in fs for l in open(os.path.join(r, f))]
+assert len(lines) == 6 and all(set(l["captureData"]) == {"endpointOutput"} for l in lines), lines[:1]
+PY
+set +e
+"$SMFW" dataset show capture --dataset-file "$work/inputless-capture" > /dev/null 2> "$work/inputless.err"
+rc=$?
+set -e
+[ "$rc" != 0 ] && grep -q "CaptureOptions without Input" "$work/inputless.err" || { cat "$work/inputless.err"; exit 1; }
+stop_mock
 echo "PASS: capture round trip: same bodies, same order, same requests per second"
