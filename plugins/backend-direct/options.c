@@ -311,7 +311,8 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
                                   "arrival must be poisson or constant, not \"%s\"", arrival);
     } else {
         o->arrival = DIRECT_ARRIVAL_CLOSED;
-        if (o->max_concurrency && was_set(run, "max_concurrency"))
+        int fixed = own && smfw_settings_get_bool(own, "fixed_schedule", 0);
+        if (o->max_concurrency && was_set(run, "max_concurrency") && !fixed)
             SMFW_LOG_WARN("direct", "--max-concurrency applies to open-loop runs (--request-rate); "
                                     "closed loop uses --concurrency");
     }
