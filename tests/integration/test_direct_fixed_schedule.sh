@@ -53,6 +53,11 @@ PY
     stop_mock
     read -r rc smfw_ticks < "$work/$name.cpu"
     [ "$rc" = 0 ] || { echo "smfw exited $rc"; cat "$work/$name.log"; exit 1; }
+    grep -E "load: +fixed schedule \(the dataset's send times, speedup $speedup\), 40[0-9] requests" \
+        "$work/$name/benchmark_summary.txt" > /dev/null &&
+        grep -E "fixed schedule: [0-9.]+ % of requests sent within 1.0 ms of their recorded offset" \
+            "$work/$name/benchmark_summary.txt" ||
+        { echo "FAIL: the summary does not state the schedule"; cat "$work/$name/benchmark_summary.txt"; exit 1; }
     "$SMFW_PYTHON" - "$work/trace.jsonl" "$work/$name.gt" "$speedup" "$bound" \
         "$((after - before))" "$((smfw_ticks + mock_ticks))" "$(getconf CLK_TCK)" \
         "$(( (t1 - t0) / 1000000 ))" "$name" <<'PY'
