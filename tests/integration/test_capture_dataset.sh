@@ -43,6 +43,7 @@ write("endpoints/my-endpoint/AllTraffic/2026/12/02/00/00-00-005-aaaaaaaa-0000-40
 ])
 write("endpoints/my-endpoint/Canary/2026/12/01/23/59-59-000-aaaaaaaa-0000-4000-8000-000000000003.jsonl", [
     entry("2026-12-01T23:59:59Z", '{"prompt":"canary"}'),
+    entry("2026-12-01T23:59:59Z", "5.1,3.5,1.4,0.2", ct="text/csv", enc="CSV"),
 ])
 PY
 
@@ -68,7 +69,19 @@ check "schedule: 3 timed requests of 3 over 2.000 s"
 [ "$(grep -c 'timestamp: 0 ms' "$work/show.txt")" = 2 ] || { cat "$work/show.txt"; echo "FAIL: spread none"; exit 1; }
 "$SMFW" dataset show capture --dataset-file "$cap" --capture-start 2026-12-01T23:59:59Z \
     --prompts 0 > "$work/show.txt"
-check "dataset: capture (sagemaker_capture), 2 prompts" # the canary entry and the streamed one
+check "dataset: capture (sagemaker_capture), 3 prompts" # the canary entries and the streamed one
+"$SMFW" dataset show capture --dataset-file "$cap" --capture-end "2026-12-01 23:59:59" \
+    --prompts 0 > "$work/show.txt"
+check "dataset: capture (sagemaker_capture), 2 prompts" # the end is exclusive
+set +e
+"$SMFW" dataset show capture --dataset-file "$cap" --capture-start yesterday 2> "$work/e0"; r0=$?
+set -e
+[ "$r0" != 0 ] && grep -q -- '--capture-start "yesterday": want ISO-8601' "$work/e0" || { cat "$work/e0"; exit 1; }
+"$SMFW" dataset show capture --dataset-file "$cap" --capture-variant Canary --prompts 2 > "$work/show.txt"
+check '{"prompt":"canary"}'
+check '#2  output budget: (none)  input: ~'
+check '5.1,3.5,1.4,0.2' # CSV: the raw text
+check 'timestamp: 500 ms'
 
 # Bad lines: each reported with its file and line, and nothing is sent.
 bad="$cap/endpoints/my-endpoint/AllTraffic/2026/12/02/00/00-01-000-aaaaaaaa-0000-4000-8000-000000000004.jsonl"
