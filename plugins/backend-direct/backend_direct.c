@@ -557,7 +557,7 @@ static smfw_status fixed_schedule_prepare(direct_options *o, const int64_t *time
     if (!o->schedule_ns) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     o->n_schedule = n;
     if (o->count_from_dataset) {
-        if (o->duration_s <= 0) o->request_count = o->request_count_total = (int64_t)n;
+        o->request_count = o->request_count_total = (int64_t)n; /* --duration may end it early */
     } else if (o->request_count > (int64_t)n) {
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "--fixed-schedule sends each of the %zu timed prompts once: "
