@@ -94,11 +94,14 @@ smfw_status smfw_dataset_load_configured(const smfw_registry *reg, const smfw_co
     st = smfw_prompt_set_load(ops, ctx, &set, 50, err);
     ops->close(ctx);
     if (st != SMFW_OK) return st;
-    const char *sampling =
-        smfw_settings_get(smfw_config_section(cfg, "dataset"), "dataset_sampling");
-    smfw_prompt_set_order(set,
-                          sampling && strcmp(sampling, "sequential") == 0 ? SMFW_SAMPLING_SEQUENTIAL
-                                                                          : SMFW_SAMPLING_SHUFFLE,
+    const smfw_settings *ds = smfw_config_section(cfg, "dataset");
+    const char *sampling = smfw_settings_get(ds, "dataset_sampling");
+    int sequential = sampling && strcmp(sampling, "sequential") == 0;
+    /* A Data Capture is a recording: it keeps its time order unless a sampling is asked for. */
+    if (!strcmp(set->info.format, "sagemaker_capture") &&
+        smfw_settings_source(ds, "dataset_sampling", NULL, NULL) == SMFW_SOURCE_DEFAULT)
+        sequential = 1;
+    smfw_prompt_set_order(set, sequential ? SMFW_SAMPLING_SEQUENTIAL : SMFW_SAMPLING_SHUFFLE,
                           params.random_seed);
     *out = set;
     return SMFW_OK;

@@ -3,6 +3,7 @@
  * file, rebuild a real-prompt curated set from a raw ShareGPT download, and
  * look at the first prompts and the statistics of any dataset plugin.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,53 @@ static int print_stats(const smfw_prompt_set *set) {
     return 0;
 }
 
+/* A timed source (capture inferenceTime, mooncake_trace timestamps): how many requests, over
+ * how long, and how the arrival rate moves (counts per bucket, at most 24 buckets). */
+static void print_schedule(const smfw_prompt_set *set) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    size_t timed = 0;
+    for (size_t i = 0; i < set->count; i++) {
+        int64_t t = set->prompts[i].timestamp_ms;
+        if (t < 0) continue;
+        timed++;
+        if (t < lo) lo = t;
+        if (t > hi) hi = t;
+    }
+    if (!timed) return;
+    double span_s = (double)(hi - lo) / 1000.0;
+    printf("\nschedule: %zu timed requests of %zu over %.3f s", timed, set->count, span_s);
+    if (span_s > 0) printf(", %.3f requests/s on average", (double)timed / span_s);
+    printf("\n");
+    int64_t seconds = (hi - lo) / 1000 + 1;
+    int64_t width = (seconds + 23) / 24;
+    if (width < 1) width = 1;
+    size_t nb = (size_t)((seconds + width - 1) / width);
+    size_t *per_s = calloc((size_t)seconds, sizeof *per_s), *bucket = calloc(nb, sizeof *bucket);
+    if (!per_s || !bucket) {
+        free(per_s);
+        free(bucket);
+        return;
+    }
+    for (size_t i = 0; i < set->count; i++) {
+        int64_t t = set->prompts[i].timestamp_ms;
+        if (t < 0) continue;
+        per_s[(t - lo) / 1000]++;
+        bucket[(size_t)((t - lo) / 1000 / width)]++;
+    }
+    size_t busiest = 0, idle = 0;
+    for (int64_t k = 0; k < seconds; k++) {
+        if (per_s[k] > busiest) busiest = per_s[k];
+        if (!per_s[k]) idle++;
+    }
+    printf("arrival rate: busiest second %zu requests, %zu of %lld seconds idle\n", busiest, idle,
+           (long long)seconds);
+    printf("profile (requests per %lld s from the first):", (long long)width);
+    for (size_t b = 0; b < nb; b++) printf(" %zu", bucket[b]);
+    printf("\n");
+    free(per_s);
+    free(bucket);
+}
+
 /* One prompt on a few lines: budget, length and the start of the text (newlines as "\n"). */
 static void print_prompt(size_t index, const smfw_prompt *p) {
     printf("\n#%zu  output budget: ", index + 1);
@@ -195,6 +243,7 @@ static int cmd_show(smfw_cli *cli, dataset_opts *o) {
     print_identity(&set->info, set->count);
     size_t show = o->prompts >= 0 ? (size_t)o->prompts : 3;
     for (size_t i = 0; i < show && i < set->count; i++) print_prompt(i, &set->prompts[i]);
+    print_schedule(set);
     int rc = print_stats(set);
     smfw_prompt_set_free(set);
     return rc;

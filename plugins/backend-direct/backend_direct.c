@@ -42,6 +42,7 @@
 #define L SMFW_SETTING_LIST
 #define T SMFW_SETTING_DURATION
 #define P SMFW_SETTING_PATH
+#define D SMFW_SETTING_DOUBLE
 
 static const smfw_setting_decl direct_settings[] = {
     {"target_variant", S, NULL,
@@ -97,6 +98,13 @@ static const smfw_setting_decl direct_settings[] = {
      "mock-binary", "SMFW_MOCK", 0, "FILE"},
     {"mock_arg", L, NULL, "extra smfw-mock options for --endpoint mock (e.g. --ttft-ms=50)",
      "mock-arg", NULL, 0, "ARG"},
+    {"fixed_schedule", B, "false",
+     "send each request at its recorded offset from the first (timed datasets: capture "
+     "inferenceTime, mooncake_trace timestamp); every timed prompt once unless --request-count",
+     "fixed-schedule", NULL, 0, NULL},
+    {"schedule_speedup", D, "1",
+     "fixed schedule: divide the recorded offsets by this (2 = twice the original rate)",
+     "schedule-speedup", NULL, 0, "F"},
     {"start_at", S, NULL,
      "start the profiling phase at this moment (RFC 3339 UTC, e.g. 2026-12-01T22:30:00Z, or "
      "+30s from now): every shard of a run begins together",
@@ -156,16 +164,75 @@ static smfw_status direct_control(void *ctx, int op, void *arg) {
 
 /* ---- payloads ---------------------------------------------------------------- */
 
+/* Fixed schedule: the prompts in send-time order (ties keep the set's order); every prompt
+ * needs a time. Returns the order (malloc'd) and the times in it. */
+static const smfw_prompt_set *g_sort_set; /* qsort has no user pointer; one sort at a time */
+static int by_timestamp(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int64_t tx = g_sort_set->prompts[x].timestamp_ms, ty = g_sort_set->prompts[y].timestamp_ms;
+    if (tx != ty) return tx < ty ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static smfw_status schedule_order(const smfw_prompt_set *ps, size_t **order, int64_t **times,
+                                  smfw_error *err) {
+    *order = malloc((ps->count ? ps->count : 1) * sizeof **order);
+    *times = malloc((ps->count ? ps->count : 1) * sizeof **times);
+    if (!*order || !*times) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < ps->count; i++) {
+        if (ps->prompts[i].timestamp_ms < 0)
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "--fixed-schedule needs a send time for every prompt, and %s "
+                                  "prompt %zu has none (timed sources: --dataset capture, "
+                                  "mooncake_trace lines with \"timestamp\")",
+                                  ps->info.name, i + 1);
+        (*order)[i] = i;
+    }
+    g_sort_set = ps;
+    qsort(*order, ps->count, sizeof **order, by_timestamp);
+    g_sort_set = NULL;
+    for (size_t i = 0; i < ps->count; i++) (*times)[i] = ps->prompts[(*order)[i]].timestamp_ms;
+    return SMFW_OK;
+}
+
+/* A Data Capture body goes out as it was captured, byte for byte. */
+static smfw_status raw_payload(direct_payload *p, const smfw_prompt *pr, int64_t budget,
+                               json_t **entry_body, smfw_error *err) {
+    p->body = malloc(pr->text_len + 1);
+    if (!p->body) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    memcpy(p->body, pr->text, pr->text_len + 1);
+    p->len = pr->text_len;
+    smfw_sha256_hex(p->body, p->len, p->sha256);
+    p->max_tokens = budget;
+    *entry_body = json_loadb(p->body, p->len, JSON_DECODE_ANY, NULL);
+    if (!*entry_body) *entry_body = json_stringn(p->body, p->len); /* CSV */
+    return SMFW_OK;
+}
+
 static smfw_status build_payloads(const direct_options *o, smfw_tokenizer *tok,
                                   const smfw_prompt_set *ps, direct_payload **out, json_t **inputs,
-                                  smfw_error *err) {
+                                  int64_t **times, smfw_error *err) {
     direct_payload *p = calloc(ps->count, sizeof *p);
     json_t *data = json_array();
+    size_t *order = NULL;
+    *times = NULL;
     if (!p || !data) {
         free(p);
         json_decref(data);
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     }
+    if (o->fixed_schedule) {
+        smfw_status so = schedule_order(ps, &order, times, err);
+        if (so != SMFW_OK) {
+            free(order);
+            free(*times);
+            *times = NULL;
+            free(p);
+            json_decref(data);
+            return so;
+        }
+    }
+    int raw = !strcmp(ps->info.format, "sagemaker_capture");
     direct_payload_cfg cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.type = o->endpoint_type;
@@ -180,20 +247,25 @@ static smfw_status build_payloads(const direct_options *o, smfw_tokenizer *tok,
     direct_rng_seed(&rng, o->seed, 0xB0D9);
     smfw_status st = SMFW_OK;
     for (size_t i = 0; i < ps->count && st == SMFW_OK; i++) {
-        const smfw_prompt *pr = &ps->prompts[i];
+        const smfw_prompt *pr = &ps->prompts[order ? order[i] : i];
         int64_t budget = pr->output_length;
         if (budget <= 0 && o->output_tokens_mean > 0)
             budget = (int64_t)ceil(
                 direct_rng_normal(&rng, o->output_tokens_mean, o->output_tokens_stddev));
         if (budget < 1 && o->output_tokens_mean > 0) budget = 1;
         json_t *body = NULL;
-        st =
-            direct_payload_build_json(&cfg, pr->text ? pr->text : "", pr->role, budget, &body, err);
-        if (st != SMFW_OK) break;
-        st = direct_payload_fill(&p[i], body, budget, err);
-        /* ISL as AIPerf counts it: the tokenizer over the prompt text, else the dataset's. */
+        if (raw) {
+            st = raw_payload(&p[i], pr, budget, &body, err);
+        } else {
+            st = direct_payload_build_json(&cfg, pr->text ? pr->text : "", pr->role, budget, &body,
+                                           err);
+            if (st != SMFW_OK) break;
+            st = direct_payload_fill(&p[i], body, budget, err);
+        }
+        /* ISL as AIPerf counts it: the tokenizer over the prompt text, else the dataset's. A
+         * captured body is a whole request, not a prompt: its own count stands. */
         p[i].input_tokens =
-            tok ? smfw_tokenizer_count(tok, pr->text ? pr->text : "", pr->text_len, NULL)
+            tok && !raw ? smfw_tokenizer_count(tok, pr->text ? pr->text : "", pr->text_len, NULL)
             : pr->input_tokens >= 0 ? pr->input_tokens
                                     : smfw_estimate_tokens(pr->text, pr->text_len);
         p[i].turn_index = pr->turn_index;
@@ -207,10 +279,13 @@ static smfw_status build_payloads(const direct_options *o, smfw_tokenizer *tok,
         json_object_set_new(entry, "payloads", payloads);
         json_array_append_new(data, entry);
     }
+    free(order);
     if (st != SMFW_OK) {
         for (size_t i = 0; i < ps->count; i++) direct_payload_clear(&p[i]);
         free(p);
         json_decref(data);
+        free(*times);
+        *times = NULL;
         return st;
     }
     *out = p;
@@ -501,6 +576,11 @@ static json_t *input_config_json(const direct_options *o, const direct_engine *e
     if (o->arrival == DIRECT_ARRIVAL_CLOSED) {
         json_object_set_new(lg, "concurrency", json_integer(o->concurrency));
         json_object_set_new(lg, "arrival_pattern", json_string("concurrency_burst"));
+    } else if (o->arrival == DIRECT_ARRIVAL_FIXED) {
+        json_object_set_new(lg, "arrival_pattern", json_string("fixed_schedule"));
+        json_object_set_new(lg, "schedule_speedup", json_real(o->schedule_speedup));
+        if (o->max_concurrency)
+            json_object_set_new(lg, "concurrency", json_integer(o->max_concurrency));
     } else {
         json_object_set_new(lg, "request_rate", json_real(o->request_rate));
         json_object_set_new(
@@ -524,6 +604,27 @@ static void set_json_string(char **field, json_t *v) {
 }
 
 /* ---- run ------------------------------------------------------------------------- */
+
+/* The offsets of the fixed schedule, and its request count: every timed prompt once unless
+ * --request-count asks for fewer. */
+static smfw_status fixed_schedule_prepare(direct_options *o, const int64_t *times, size_t n,
+                                          smfw_error *err) {
+    o->schedule_ns = direct_schedule_offsets(times, n);
+    if (!o->schedule_ns) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    o->n_schedule = n;
+    if (o->count_from_dataset) {
+        o->request_count = o->request_count_total = (int64_t)n; /* --duration may end it early */
+    } else if (o->request_count > (int64_t)n) {
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "--fixed-schedule sends each of the %zu timed prompts once: "
+                              "--request-count %lld is more (drop it to send them all)",
+                              n, (long long)o->request_count);
+    }
+    double span_s = n ? (double)o->schedule_ns[n - 1] / 1e9 / o->schedule_speedup : 0;
+    SMFW_LOG_INFO("direct", "fixed schedule: %zu timed requests over %.3f s (speedup %g)", n,
+                  span_s, o->schedule_speedup);
+    return SMFW_OK;
+}
 
 static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err) {
     direct_backend *b = ctx;
@@ -564,8 +665,14 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         o->endpoint_url = strdup(mock.url);
         SMFW_LOG_INFO("direct", "started smfw-mock at %s", mock.url);
     }
-    st = build_payloads(o, b->tok, run->prompts, &payloads, &inputs, err);
+    int64_t *times = NULL;
+    st = build_payloads(o, b->tok, run->prompts, &payloads, &inputs, &times, err);
     if (st != SMFW_OK) goto out;
+    if (o->fixed_schedule) {
+        st = fixed_schedule_prepare(o, times, run->prompts->count, err);
+        free(times);
+        if (st != SMFW_OK) goto out;
+    }
     if (o->duration_s <= 0 && o->warmup_duration_s <= 0) {
         /* inputs.json holds what is sent: the warm-up's prompts, then the profiling ones. */
         size_t used = (size_t)(o->warmup_request_count + o->request_count_total);

@@ -554,6 +554,8 @@ static void *worker_main(void *arg) {
     } else {
         direct_arrivals_init(&w->arrivals, o->arrival, o->request_rate, w->id, eng->n_workers,
                              eng->phase_start_ns, o->seed + (uint64_t)eng->phase * 7919u);
+        if (o->arrival == DIRECT_ARRIVAL_FIXED)
+            direct_arrivals_fixed(&w->arrivals, o->schedule_ns, o->n_schedule, o->schedule_speedup);
         w->next_arrival = direct_arrivals_next(&w->arrivals);
     }
     socket_action(w, CURL_SOCKET_TIMEOUT, 0);
@@ -690,6 +692,7 @@ smfw_status direct_engine_init(direct_engine *eng, const direct_options *o,
     if (closed && nw > o->concurrency) nw = (int)o->concurrency;
     if (o->max_concurrency && nw > o->max_concurrency) nw = (int)o->max_concurrency;
     if (nw < 1) nw = 1;
+    if (o->arrival == DIRECT_ARRIVAL_FIXED) nw = 1; /* arrival k must be prompt k */
     eng->n_workers = nw;
     eng->workers = calloc((size_t)nw, sizeof *eng->workers);
     if (!eng->workers) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");

@@ -85,6 +85,40 @@ static smfw_status parse_goodput(direct_options *o, const smfw_settings *run, sm
     return smfw_goodput_parse(items, n, &o->slos, &o->n_slos, err);
 }
 
+/* --fixed-schedule and --schedule-speedup: the recorded send times replace the load shape. */
+static smfw_status fixed_schedule_load(const smfw_settings *own, const smfw_settings *run,
+                                       direct_options *o, smfw_error *err) {
+    o->fixed_schedule = own ? smfw_settings_get_bool(own, "fixed_schedule", 0) : 0;
+    o->schedule_speedup = own ? smfw_settings_get_double(own, "schedule_speedup", 1.0) : 1.0;
+    if (!(o->schedule_speedup > 0) || isinf(o->schedule_speedup))
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "--schedule-speedup must be a positive number (2 = twice as fast)");
+    if (!o->fixed_schedule) {
+        if (was_set(own, "schedule_speedup"))
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "--schedule-speedup scales a fixed schedule: add "
+                                  "--fixed-schedule");
+        return SMFW_OK;
+    }
+    if (o->request_rate > 0)
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "--fixed-schedule sends at the dataset's recorded times: drop "
+                              "--request-rate (or --schedule-speedup to scale them)");
+    if (was_set(run, "concurrency"))
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "--fixed-schedule sends at the dataset's recorded times: drop "
+                              "--concurrency (--max-concurrency caps requests in flight)");
+    if (was_set(run, "shard"))
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "--fixed-schedule runs in one process: --shard is not supported");
+    if (was_set(run, "warmup_request_count") || was_set(run, "warmup_duration"))
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "--fixed-schedule replays the recording from its first request: "
+                              "drop --warmup-request-count/--warmup-duration");
+    o->arrival = DIRECT_ARRIVAL_FIXED;
+    return SMFW_OK;
+}
+
 smfw_status direct_options_load(const smfw_settings *own, const smfw_config *config,
                                 direct_options *o, smfw_error *err) {
     memset(o, 0, sizeof *o);
@@ -241,14 +275,21 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
                                   "arrival must be poisson or constant, not \"%s\"", arrival);
     } else {
         o->arrival = DIRECT_ARRIVAL_CLOSED;
-        if (o->max_concurrency && was_set(own, "max_concurrency"))
+        int fixed = own && smfw_settings_get_bool(own, "fixed_schedule", 0);
+        if (o->max_concurrency && was_set(own, "max_concurrency") && !fixed)
             SMFW_LOG_WARN("direct", "--max-concurrency applies to open-loop runs (--request-rate); "
                                     "closed loop uses --concurrency");
     }
+    st = fixed_schedule_load(own, run, o, err);
+    if (st != SMFW_OK) return st;
     o->duration_s = smfw_settings_get_duration(run, "duration", 0.0);
     o->grace_s = smfw_settings_get_duration(run, "grace_period", 30.0);
     o->request_count = smfw_settings_get_int(run, "request_count", 300);
     if (o->duration_s > 0 && !was_set(run, "request_count")) o->request_count = 0;
+    if (o->fixed_schedule && !was_set(run, "request_count")) {
+        o->count_from_dataset = 1; /* set to the prompt count before the run */
+        if (o->duration_s <= 0) o->request_count = 1;
+    }
     if (o->request_count < 0)
         return smfw_error_set(err, SMFW_ERR_CONFIG, "request count must be positive");
     if (o->request_count == 0 && o->duration_s <= 0)
@@ -298,6 +339,7 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
 
 void direct_options_free(direct_options *o) {
     free(o->tokenizer);
+    free(o->schedule_ns);
     free(o->endpoint);
     free(o->inference_component);
     free(o->target_variant);

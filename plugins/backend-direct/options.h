@@ -74,6 +74,12 @@ typedef struct direct_options {
     size_t n_mock_args;
     double late_threshold_s;
     int save_outputs;
+    /* --fixed-schedule: requests at the dataset's recorded offsets (DIRECT_ARRIVAL_FIXED) */
+    int fixed_schedule;
+    double schedule_speedup; /* offsets divided by this */
+    int count_from_dataset;  /* no --request-count: every timed prompt once */
+    int64_t *schedule_ns;    /* the offsets, made by the backend from the prompts */
+    size_t n_schedule;
 } direct_options;
 
 /** Resolve and validate. On failure *err says what to change. */

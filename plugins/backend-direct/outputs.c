@@ -256,6 +256,9 @@ smfw_status direct_write_summary(const char *dir, const smfw_results *r, const d
             o->streaming ? "streaming" : "not streaming");
     if (o->arrival == DIRECT_ARRIVAL_CLOSED)
         fprintf(f, "load:          closed loop, concurrency %lld", (long long)o->concurrency);
+    else if (o->arrival == DIRECT_ARRIVAL_FIXED)
+        fprintf(f, "load:          fixed schedule (the dataset's send times, speedup %g)%s",
+                o->schedule_speedup, o->max_concurrency ? ", capped" : "");
     else
         fprintf(f, "load:          open loop, %.3f requests/s (%s)%s", o->request_rate,
                 o->arrival == DIRECT_ARRIVAL_POISSON ? "poisson" : "constant",

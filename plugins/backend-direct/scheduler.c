@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static uint64_t splitmix64(uint64_t *x) {
     uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
@@ -67,9 +68,27 @@ void direct_arrivals_init(direct_arrivals *a, direct_arrival kind, double rate, 
     direct_rng_seed(&a->rng, seed, 0x5CED0000ull + (uint64_t)worker);
 }
 
+void direct_arrivals_fixed(direct_arrivals *a, const int64_t *offsets_ns, size_t n,
+                           double speedup) {
+    a->kind = DIRECT_ARRIVAL_FIXED;
+    a->offsets_ns = offsets_ns;
+    a->n_offsets = n;
+    a->speedup = speedup > 0 ? speedup : 1.0;
+}
+
+int64_t *direct_schedule_offsets(const int64_t *timestamps_ms, size_t n) {
+    int64_t *o = malloc((n ? n : 1) * sizeof *o);
+    if (!o) return NULL;
+    for (size_t i = 0; i < n; i++) o[i] = (timestamps_ms[i] - timestamps_ms[0]) * 1000000LL;
+    return o;
+}
+
 int64_t direct_arrivals_next(direct_arrivals *a) {
     int64_t t;
-    if (a->kind == DIRECT_ARRIVAL_POISSON) {
+    if (a->kind == DIRECT_ARRIVAL_FIXED) {
+        if (a->k >= a->n_offsets) return INT64_MAX; /* the schedule is over */
+        t = a->t0 + (int64_t)llround((double)a->offsets_ns[a->k] / a->speedup);
+    } else if (a->kind == DIRECT_ARRIVAL_POISSON) {
         double worker_rate = a->rate / a->n_workers;
         a->elapsed_s += -log(direct_rng_uniform(&a->rng)) / worker_rate;
         t = a->t0 + (int64_t)llround(a->elapsed_s * 1e9);

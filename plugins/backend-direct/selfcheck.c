@@ -51,6 +51,14 @@ void direct_selfcheck_collect(const direct_engine *eng, double wall_s, double pr
              sc->workers, sc->workers == 1 ? "" : "s", cpu_pct,
              requests > 0 ? 1000.0 * process_cpu_s / (double)requests : 0.0, busy_p99_ms, late_pct,
              sc->dropped_arrivals ? ", some arrivals dropped" : "");
+    if (eng->opt->arrival == DIRECT_ARRIVAL_FIXED) {
+        /* What a replay is for: the share of requests sent at their recorded time. */
+        size_t len = strlen(sc->summary);
+        snprintf(sc->summary + len, sizeof sc->summary - len,
+                 "; fixed schedule: %.2f %% of requests sent within %.1f ms of their recorded "
+                 "offset",
+                 100.0 - late_pct, sc->late_threshold_ms);
+    }
     size_t n = 0;
     sc->warning[0] = '\0';
 #define WARN(...)                                                                                  \

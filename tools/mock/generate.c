@@ -18,6 +18,8 @@
  */
 #include "generate.h"
 
+#include "capture.h"
+
 #include <smfw/app.h>
 #include <smfw/eventstream.h>
 
@@ -155,6 +157,20 @@ static void gen_on_abort(mock_request *req, void *user) {
     gen_finalize_soon(g);
 }
 
+/* Data Capture of an answered invocation: the body is made again (it is deterministic); a
+ * streamed answer has no captured output, as on SageMaker. */
+static void gen_capture(mock_gen *g) {
+    mock_buf body = {0};
+    const char *ct = NULL;
+    if (!g->streaming) mock_llm_full_body(&g->ans, &body, &ct);
+    mock_capture_record(g->srv->capture, g->req, g->truth.endpoint, g->variant, g->recv_unix,
+                        g->streaming ? NULL
+                        : body.data  ? body.data
+                                     : "",
+                        body.len, ct);
+    mock_buf_free(&body);
+}
+
 static void gen_finalize(mock_gen *g) {
     mock_server *srv = g->srv;
     mock_request *req = g->req;
@@ -169,6 +185,7 @@ static void gen_finalize(mock_gen *g) {
     }
     g->truth.status = g->status;
     mock_groundtruth_write(srv->gt, &g->truth);
+    if (srv->capture && !g->openai && g->status == 200) gen_capture(g);
     if (!g->openai && srv->metrics) {
         int64_t end = g->truth.last_byte_ns ? g->truth.last_byte_ns : smfw_now_mono_ns();
         mock_metrics_record(srv->metrics, g->truth.endpoint, g->variant,

@@ -6,6 +6,7 @@
  * and, with --exit-on-stdin-eof, the end of stdin stop it cleanly.
  */
 #define _XOPEN_SOURCE 700
+#include "capture.h"
 #include "jobs.h"
 
 #include <smfw/smfw.h>
@@ -98,6 +99,7 @@ int main(int argc, char **argv) {
         goto out;
     srv.metrics = mock_metrics_new();
     if (!(srv.s3 = mock_s3_new(srv.opt.state_dir, srv.opt.region, err, sizeof err))) goto out;
+    srv.capture = mock_capture_new(&srv);
     if (!(srv.cp = mock_controlplane_new(&srv, err, sizeof err))) goto out;
     runner = mock_runner_new(srv.opt.sharegpt_file, srv.opt.verbose);
     mock_controlplane_set_runner(srv.cp, mock_runner_run, runner);
@@ -148,6 +150,7 @@ out:
     mock_gen_slots_free(srv.slots);
     mock_controlplane_free(srv.cp); /* stops and joins running jobs first */
     mock_runner_free(runner);
+    mock_capture_free(srv.capture); /* writes what is still buffered */
     mock_s3_free(srv.s3);
     mock_metrics_free(srv.metrics);
     mock_groundtruth_close(srv.gt);

@@ -98,7 +98,8 @@ typedef struct mock_options {
     size_t role_count;
     mock_scaling scaling[MOCK_MAX_NAMES];
     size_t scaling_count;
-    long max_concurrency; /* requests decoded at once per endpoint; 0 = no limit */
+    long max_concurrency;                /* requests decoded at once per endpoint; 0 = no limit */
+    struct mock_capture_config *capture; /* --data-capture (capture.h); NULL = off */
 } mock_options;
 
 /* Parse argv (and a --config file's [mock] section). Returns 0, 1 (exit 0: --help) or -1. */
@@ -160,7 +161,8 @@ typedef struct mock_server {
     mock_metrics *metrics;
     mock_s3 *s3;
     mock_controlplane *cp;
-    mock_gen_slots *slots; /* --max-concurrency queues (generate.c) */
+    mock_gen_slots *slots;        /* --max-concurrency queues (generate.c) */
+    struct mock_capture *capture; /* Data Capture writer (capture.h), NULL when off */
     uint64_t fault_counts[MOCK_FAULT_COUNT];
     uint64_t api_fault_counts[MOCK_API_FAULT_COUNT];
     uint64_t requests;

@@ -7,6 +7,8 @@
  */
 #include "mock.h"
 
+#include "capture.h"
+
 #include <ini.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +68,15 @@ static const mock_flag mock_flags[] = {
      "PayloadPart boundaries: anywhere (random, as SageMaker) or one per SSE event (line)"},
     {"model", "NAME", "model name reported by /v1/models and in answers (default mock-model)"},
     {"ground-truth", "FILE", "append one JSON line per inference request to FILE"},
+    {"data-capture", "s3://BUCKET[/PREFIX]",
+     "write SageMaker Data Capture files of the Runtime invocations to the mock's S3 "
+     "(DataCaptureConfig DestinationS3Uri; default off)"},
+    {"capture-sampling-percentage", "N", "percent of invocations captured (default 100)"},
+    {"capture-mode", "Input|Output|InputAndOutput", "what is captured (default InputAndOutput)"},
+    {"capture-json-content-types", "T[,T...]",
+     "content types captured as text with encoding JSON (default none: BASE64, as SageMaker)"},
+    {"capture-csv-content-types", "T[,T...]", "content types captured with encoding CSV"},
+    {"capture-flush-ms", "MS", "write buffered capture lines as a new object this often (1000)"},
     {"state-dir", "DIR",
      "where S3 objects, workload configs and jobs persist (default: a temporary directory, "
      "removed at exit)"},
@@ -152,6 +163,8 @@ static int parse_bool(const char *v) {
 static int apply(mock_options *opt, const char *name, const char *value, int *explicit_endpoints,
                  int *explicit_roles, char *err, size_t err_size) {
     char *end;
+    int cap = mock_capture_option(&opt->capture, name, value, err, err_size);
+    if (cap <= 0) return cap;
     if (!strcmp(name, "listen")) {
         const char *colon = strrchr(value, ':');
         long port = colon ? strtol(colon + 1, &end, 10) : -1;
@@ -503,6 +516,7 @@ int mock_options_parse(mock_options *opt, int argc, char **argv, char *err, size
         snprintf(err, err_size, "inference components need an endpoint");
         return -1;
     }
+    if (mock_capture_config_check(opt->capture, err, err_size) != 0) return -1;
     for (size_t i = 0; i < opt->scaling_count; i++) {
         if (!mock_has_endpoint(opt, opt->scaling[i].name) &&
             !mock_has_component(opt, opt->scaling[i].name)) {
@@ -522,6 +536,7 @@ void mock_options_free(mock_options *opt) {
         free(opt->component_endpoints[i]);
     }
     free(opt->ground_truth);
+    mock_capture_config_free(opt->capture);
     free(opt->state_dir);
     free(opt->sharegpt_file);
     for (size_t i = 0; i < opt->role_count; i++) {
