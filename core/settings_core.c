@@ -93,7 +93,9 @@ static const smfw_setting_decl smfw_settings_aws[] = {
      "endpoint-url", NULL, 0, "URL"},
     {"ca_bundle", P, NULL, "CA bundle for TLS verification (else AWS_CA_BUNDLE)", "ca-bundle", NULL,
      0, "FILE"},
-    {"max_attempts", I, "3", "attempts per control-plane call (standard retry mode)",
+    {"max_attempts", I, NULL,
+     "attempts per AWS call (default: AWS_MAX_ATTEMPTS, the profile's max_attempts, else 3; 5 in "
+     "legacy retry mode)",
      "max-attempts", NULL, 0, "N"},
     SMFW_SETTINGS_END};
 

@@ -11,8 +11,8 @@ void smfw_aws_options_from_config(const smfw_config *config, smfw_aws_options *o
     o->profile = smfw_settings_get(aws, "profile");
     o->endpoint_url = smfw_settings_get(aws, "endpoint_url");
     o->ca_bundle = smfw_settings_get(aws, "ca_bundle");
-    /* Only a value the user set: the declared default would hide AWS_MAX_ATTEMPTS, the
-       profile's max_attempts and legacy mode's own default. */
-    if (smfw_settings_source(aws, "max_attempts", NULL, NULL) != SMFW_SOURCE_DEFAULT)
+    /* No declared default: unset, AWS_MAX_ATTEMPTS, the profile's max_attempts and legacy
+       mode's own default decide (aws_client_resolve_retry). */
+    if (smfw_settings_has(aws, "max_attempts"))
         o->max_attempts = (int)smfw_settings_get_int(aws, "max_attempts", 0);
 }
