@@ -11,9 +11,11 @@
 #include <strings.h>
 #include <time.h>
 
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/params.h>
 
 #define EMPTY_SHA256 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
@@ -26,15 +28,60 @@ static void to_hex(const unsigned char *in, size_t n, char *out) {
     out[2 * n] = '\0';
 }
 
+/*
+ * SHA-256 and HMAC, fetched once. OpenSSL 3's EVP_sha256()/HMAC() one-shots look
+ * the algorithm up in the provider store on every call (locks, property
+ * queries): measurable per signature. NULL when the fetch failed (no default
+ * provider); the one-shots below then take the legacy paths.
+ */
+static pthread_once_t algs_once = PTHREAD_ONCE_INIT;
+static EVP_MD *alg_sha256;
+static EVP_MAC *alg_hmac;
+
+static void algs_fetch(void) {
+    alg_sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
+    alg_hmac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+}
+
+static const EVP_MD *sha256_md(void) {
+    pthread_once(&algs_once, algs_fetch);
+    return alg_sha256 ? alg_sha256 : EVP_sha256();
+}
+
 void smfw_sha256_hex(const void *data, size_t len, char out[65]) {
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned int mdlen = 0;
-    EVP_Digest(data ? data : "", len, md, &mdlen, EVP_sha256(), NULL);
+    EVP_Digest(data ? data : "", len, md, &mdlen, sha256_md(), NULL);
     to_hex(md, 32, out);
+}
+
+/* An HMAC-SHA256 context keyed with key, ready for data; NULL if OpenSSL says no. */
+static EVP_MAC_CTX *hmac_keyed(const void *key, size_t keylen) {
+    pthread_once(&algs_once, algs_fetch);
+    if (!alg_hmac) return NULL;
+    EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(alg_hmac);
+    char digest[] = "SHA256";
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
+                           OSSL_PARAM_construct_end()};
+    if (!ctx || !EVP_MAC_init(ctx, key, keylen, params)) {
+        EVP_MAC_CTX_free(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+/* Finish a keyed context over data into out (and free it); 0 or -1. */
+static int hmac_finish(EVP_MAC_CTX *ctx, const void *data, size_t len, unsigned char out[32]) {
+    size_t outlen = 0;
+    int ok = EVP_MAC_update(ctx, data, len) && EVP_MAC_final(ctx, out, &outlen, 32) && outlen == 32;
+    EVP_MAC_CTX_free(ctx);
+    return ok ? 0 : -1;
 }
 
 static void hmac(const void *key, size_t keylen, const void *data, size_t len,
                  unsigned char out[32]) {
+    EVP_MAC_CTX *ctx = hmac_keyed(key, keylen);
+    if (ctx && hmac_finish(ctx, data, len, out) == 0) return;
     unsigned int outlen = 32;
     HMAC(EVP_sha256(), key, (int)keylen, (const unsigned char *)data, len, out, &outlen);
 }
@@ -70,7 +117,23 @@ void smfw_sigv4_format_time(int64_t unix_time, char out[17]) {
     time_t t = (time_t)unix_time;
     struct tm tm;
     gmtime_r(&t, &tm);
-    strftime(out, 17, "%Y%m%dT%H%M%SZ", &tm);
+    /* By hand: strftime costs more than the rest of the date handling per signature. */
+    int year = tm.tm_year + 1900;
+    if (year < 0 || year > 9999) {
+        strftime(out, 17, "%Y%m%dT%H%M%SZ", &tm);
+        return;
+    }
+    const int v[6] = {year / 100, year % 100, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min};
+    char *p = out;
+    for (int i = 0; i < 6; i++) {
+        if (i == 4) *p++ = 'T';
+        *p++ = (char)('0' + v[i] / 10);
+        *p++ = (char)('0' + v[i] % 10);
+    }
+    *p++ = (char)('0' + tm.tm_sec / 10);
+    *p++ = (char)('0' + tm.tm_sec % 10);
+    *p++ = 'Z';
+    *p = '\0';
 }
 
 int smfw_sigv4_parse_time(const char *s, int64_t *unix_time) {
@@ -102,8 +165,9 @@ int aws_sigv4_unsignable(const char *lname) {
         "authorization", "cache-control",     "connection", "expect",     "from",
         "keep-alive",    "max-forwards",      "pragma",     "referer",    "te",
         "trailer",       "transfer-encoding", "upgrade",    "user-agent", "x-amzn-trace-id"};
+    /* Compare only names with the same first letter (this runs for every header signed). */
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        if (strcmp(lname, names[i]) == 0) return 1;
+        if (names[i][0] == lname[0] && strcmp(lname, names[i]) == 0) return 1;
     return strncmp(lname, "proxy-", 6) == 0 || strncmp(lname, "sec-", 4) == 0;
 }
 
@@ -113,10 +177,35 @@ const char *aws_sigv4_find_header(const smfw_sigv4_header *hdrs, size_t n, const
     return NULL;
 }
 
+/*
+ * 1 when normalising would give the path back unchanged: it starts with '/'
+ * and no segment is empty, "." or ".." (a trailing '/' is kept, "/" is "/").
+ * The common case, so it skips the segment arrays.
+ */
+static int path_is_normal(const char *path) {
+    if (path[0] != '/') return 0;
+    if (!path[1]) return 1;
+    for (const char *seg = path + 1;;) {
+        const char *end = strchr(seg, '/');
+        size_t l = end ? (size_t)(end - seg) : strlen(seg);
+        if (l == 0) return !end && seg != path + 1; /* only a trailing '/' may end it */
+        if (seg[0] == '.' && (l == 1 || (l == 2 && seg[1] == '.'))) return 0;
+        if (!end) return 1;
+        seg = end + 1;
+    }
+}
+
 void aws_sigv4_canonical_uri(aws_buf *out, const char *path, unsigned flags) {
     if (!path || !*path) path = "/";
     if (flags & SMFW_SIGV4_NO_NORMALIZE_PATH) {
         if (path[0] != '/') aws_buf_putc(out, '/');
+        if (flags & SMFW_SIGV4_NO_ENCODE_PATH)
+            aws_buf_puts(out, path);
+        else
+            aws_buf_uri_encode(out, path, strlen(path), 1);
+        return;
+    }
+    if (path_is_normal(path)) {
         if (flags & SMFW_SIGV4_NO_ENCODE_PATH)
             aws_buf_puts(out, path);
         else
@@ -252,48 +341,82 @@ static int is_ws(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-/* Trim and collapse internal whitespace runs to one space. */
+/* Trim and collapse internal whitespace runs to one space (appending runs, not bytes). */
 static void append_header_value(aws_buf *b, const char *v) {
     if (!v) return;
     while (*v && is_ws(*v)) v++;
-    int pending = 0;
-    for (; *v; v++) {
-        if (is_ws(*v)) {
-            pending = 1;
-            continue;
-        }
-        if (pending) aws_buf_putc(b, ' ');
-        pending = 0;
-        aws_buf_putc(b, *v);
+    while (*v) {
+        const char *e = v;
+        while (*e && !is_ws(*e)) e++;
+        aws_buf_append(b, v, (size_t)(e - v));
+        while (*e && is_ws(*e)) e++;
+        if (*e) aws_buf_putc(b, ' ');
+        v = e;
     }
 }
 
-static char *lower_name(const char *name) {
+/* The name without surrounding whitespace: *len bytes from the returned pointer. */
+static const char *trim_name(const char *name, size_t *len) {
     while (*name && is_ws(*name)) name++;
     size_t n = strlen(name);
     while (n && is_ws(name[n - 1])) n--;
+    *len = n;
+    return name;
+}
+
+/* Lower-case copy of n bytes into dst (n + 1 bytes), NUL-terminated. */
+static void lower_copy(char *dst, const char *src, size_t n) {
+    for (size_t i = 0; i < n; i++) dst[i] = (char)tolower((unsigned char)src[i]);
+    dst[n] = '\0';
+}
+
+static char *lower_name(const char *name) {
+    size_t n;
+    name = trim_name(name, &n);
     char *l = malloc(n + 1);
     if (!l) return NULL;
-    for (size_t i = 0; i < n; i++) l[i] = (char)tolower((unsigned char)name[i]);
-    l[n] = '\0';
+    lower_copy(l, name, n);
     return l;
+}
+
+/* Append s upper-cased. */
+static void append_upper(aws_buf *b, const char *s) {
+    size_t n = strlen(s);
+    if (aws_buf_reserve(b, n) != 0) return;
+    for (size_t i = 0; i < n; i++) b->data[b->len + i] = (char)toupper((unsigned char)s[i]);
+    b->len += n;
+    b->data[b->len] = '\0';
 }
 
 int aws_sigv4_canonical_request(aws_buf *creq, aws_buf *signed_headers, const char *method,
                                 const char *path, const char *query, const smfw_sigv4_header *hdrs,
                                 size_t n, const char *payload_hash, unsigned flags) {
-    chdr *h = calloc(n ? n : 1, sizeof(chdr));
+    /* The lower-case names in one block after the array: one allocation, not one per name. */
+    size_t names_len = 0, values_len = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t l;
+        trim_name(hdrs[i].name ? hdrs[i].name : "", &l);
+        names_len += l + 1;
+        values_len += hdrs[i].value ? strlen(hdrs[i].value) : 0;
+    }
+    chdr *h = malloc((n ? n : 1) * sizeof(chdr) + names_len);
     if (!h) return -1;
+    char *names = (char *)(h + (n ? n : 1));
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
-        h[i].lname = lower_name(hdrs[i].name ? hdrs[i].name : "");
+        size_t l;
+        const char *nm = trim_name(hdrs[i].name ? hdrs[i].name : "", &l);
+        lower_copy(names, nm, l);
+        h[i].lname = names;
+        names += l + 1;
         h[i].value = hdrs[i].value ? hdrs[i].value : "";
         h[i].order = i;
-        if (!h[i].lname) rc = -1;
     }
+    /* Room for the whole request at once (it grows only for a long path or query). */
+    aws_buf_reserve(creq, 2 * names_len + values_len + 2 * n + strlen(path ? path : "") + 160);
     if (rc == 0) {
         qsort(h, n, sizeof(chdr), chdr_cmp);
-        for (const char *m = method; *m; m++) aws_buf_putc(creq, (char)toupper((unsigned char)*m));
+        append_upper(creq, method);
         aws_buf_putc(creq, '\n');
         aws_sigv4_canonical_uri(creq, path, flags);
         aws_buf_putc(creq, '\n');
@@ -319,7 +442,6 @@ int aws_sigv4_canonical_request(aws_buf *creq, aws_buf *signed_headers, const ch
         aws_buf_putc(creq, '\n');
         aws_buf_puts(creq, payload_hash);
     }
-    for (size_t i = 0; i < n; i++) free(h[i].lname);
     free(h);
     if (aws_buf_failed(creq) || aws_buf_failed(signed_headers)) rc = -1;
     return rc;
@@ -329,8 +451,17 @@ void aws_sigv4_string_to_sign(aws_buf *out, const char *amz_date, const char *re
                               const char *service, const char *canonical_request, size_t creq_len) {
     char hash[65];
     smfw_sha256_hex(canonical_request, creq_len, hash);
-    aws_buf_printf(out, "AWS4-HMAC-SHA256\n%s\n%.8s/%s/%s/aws4_request\n%s", amz_date, amz_date,
-                   region, service, hash);
+    aws_buf_reserve(out, 17 + strlen(amz_date) + 9 + strlen(region) + strlen(service) + 15 + 64);
+    aws_buf_append(out, "AWS4-HMAC-SHA256\n", 17);
+    aws_buf_puts(out, amz_date);
+    aws_buf_putc(out, '\n');
+    aws_buf_append(out, amz_date, strnlen(amz_date, 8));
+    aws_buf_putc(out, '/');
+    aws_buf_puts(out, region);
+    aws_buf_putc(out, '/');
+    aws_buf_puts(out, service);
+    aws_buf_append(out, "/aws4_request\n", 14);
+    aws_buf_append(out, hash, 64);
 }
 
 /* ---- signer ---- */
@@ -341,6 +472,7 @@ typedef struct key_slot {
     char date[9];
     char *secret;
     unsigned char key[32];
+    EVP_MAC_CTX *mac; /* HMAC keyed with key (NULL if OpenSSL refused): duplicated per signature */
     unsigned long used;
 } key_slot;
 
@@ -380,6 +512,7 @@ void smfw_sigv4_signer_free(smfw_sigv4_signer *s) {
             OPENSSL_cleanse(s->slots[i].secret, strlen(s->slots[i].secret));
             free(s->slots[i].secret);
         }
+        EVP_MAC_CTX_free(s->slots[i].mac);
     }
     OPENSSL_cleanse(s->slots, sizeof(s->slots));
     if (s->region) pthread_mutex_destroy(&s->lock);
@@ -396,36 +529,61 @@ const char *smfw_sigv4_signer_service(const smfw_sigv4_signer *s) {
     return s->service;
 }
 
-/* Signing key for (secret, date): from the cache, or derived and cached. */
-static void signer_key(smfw_sigv4_signer *s, const char *secret, const char *date8,
-                       unsigned char key[32]) {
+/*
+ * Hex signature of the string to sign with the signing key of (secret, date).
+ * The key, and an HMAC context already keyed with it, come from the cache or
+ * are derived and cached: a signature then costs one context copy and the
+ * hashing of the string to sign, not the four-HMAC key chain and the key's
+ * own two blocks.
+ */
+static void signer_sign(smfw_sigv4_signer *s, const char *secret, const char *date8,
+                        const char *sts, size_t sts_len, char out[65]) {
+    unsigned char key[32], md[32];
+    EVP_MAC_CTX *ctx = NULL;
+    int found = 0;
     pthread_mutex_lock(&s->lock);
     key_slot *victim = &s->slots[0];
     for (int i = 0; i < KEY_CACHE_SLOTS; i++) {
         key_slot *k = &s->slots[i];
         if (k->secret && strcmp(k->date, date8) == 0 && strcmp(k->secret, secret) == 0) {
             memcpy(key, k->key, 32);
+            if (k->mac) ctx = EVP_MAC_CTX_dup(k->mac);
             k->used = ++s->tick;
-            pthread_mutex_unlock(&s->lock);
-            return;
+            found = 1;
+            break;
         }
         if (k->used < victim->used) victim = k;
     }
     pthread_mutex_unlock(&s->lock);
-    aws_sigv4_signing_key(secret, date8, s->region, s->service, key);
-    char *copy = strdup(secret);
-    if (!copy) return;
-    pthread_mutex_lock(&s->lock);
-    if (victim->secret) {
-        OPENSSL_cleanse(victim->secret, strlen(victim->secret));
-        free(victim->secret);
+    if (!found) {
+        aws_sigv4_signing_key(secret, date8, s->region, s->service, key);
+        EVP_MAC_CTX *keyed = hmac_keyed(key, 32);
+        if (keyed) ctx = EVP_MAC_CTX_dup(keyed);
+        char *copy = strdup(secret);
+        if (copy) {
+            pthread_mutex_lock(&s->lock);
+            if (victim->secret) {
+                OPENSSL_cleanse(victim->secret, strlen(victim->secret));
+                free(victim->secret);
+            }
+            EVP_MAC_CTX_free(victim->mac);
+            victim->secret = copy;
+            memcpy(victim->date, date8, 8);
+            victim->date[8] = '\0';
+            memcpy(victim->key, key, 32);
+            victim->mac = keyed;
+            victim->used = ++s->tick;
+            pthread_mutex_unlock(&s->lock);
+        } else {
+            EVP_MAC_CTX_free(keyed);
+        }
     }
-    victim->secret = copy;
-    memcpy(victim->date, date8, 8);
-    victim->date[8] = '\0';
-    memcpy(victim->key, key, 32);
-    victim->used = ++s->tick;
-    pthread_mutex_unlock(&s->lock);
+    if (ctx && hmac_finish(ctx, sts, sts_len, md) == 0)
+        to_hex(md, 32, out);
+    else
+        aws_sigv4_hmac_hex(key, sts, sts_len, out);
+    OPENSSL_cleanse(key, sizeof(key));
+    OPENSSL_cleanse(md, sizeof(md));
 }
 
 void smfw_sigv4_signature_free(smfw_sigv4_signature *sig) {
@@ -466,7 +624,14 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
     for (size_t i = 0; i < req->header_count; i++) {
         const char *name = req->headers[i].name;
         if (!name) continue;
-        char *l = lower_name(name);
+        /* Lower-cased on the stack: every header name we know of is short. */
+        char small[64], *l = small;
+        size_t len;
+        const char *trimmed = trim_name(name, &len);
+        if (len < sizeof small)
+            lower_copy(small, trimmed, len);
+        else
+            l = lower_name(name);
         if (!l) {
             free(hs);
             return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory signing a request");
@@ -474,7 +639,7 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
         int skip = aws_sigv4_unsignable(l) || strcmp(l, "x-amz-date") == 0 ||
                    strcmp(l, "date") == 0 || (token && strcmp(l, "x-amz-security-token") == 0) ||
                    ((flags & SMFW_SIGV4_CONTENT_SHA256) && strcmp(l, "x-amz-content-sha256") == 0);
-        free(l);
+        if (l != small) free(l);
         if (!skip) hs[n++] = req->headers[i];
     }
     hs[n++] = (smfw_sigv4_header){"X-Amz-Date", out->amz_date};
@@ -498,15 +663,18 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
     aws_buf sts;
     aws_buf_init(&sts);
     aws_sigv4_string_to_sign(&sts, out->amz_date, s->region, s->service, creq.data, creq.len);
-    unsigned char key[32];
     char date8[9];
     memcpy(date8, out->amz_date, 8);
     date8[8] = '\0';
-    signer_key(s, creds->secret_access_key, date8, key);
-    if (!aws_buf_failed(&sts)) aws_sigv4_hmac_hex(key, sts.data, sts.len, out->signature);
-    OPENSSL_cleanse(key, sizeof(key));
+    if (!aws_buf_failed(&sts))
+        signer_sign(s, creds->secret_access_key, date8, sts.data, sts.len, out->signature);
 
     /* One storage block: creq, sts, authorization, then the header lines. */
+    const char *akid = creds->access_key_id, *shd = sh.data ? sh.data : "";
+    size_t auth_len =
+        28 + strlen(akid) + 9 + strlen(s->region) + strlen(s->service) + 30 + strlen(shd) + 12 + 64;
+    size_t lines_len = 40 + 17 + (token ? 24 + strlen(token) : 0) + 24 + 64 + 17 + auth_len;
+    aws_buf_reserve(&all, creq.len + 1 + sts.len + 1 + auth_len + 1 + lines_len);
     size_t off_creq = 0;
     aws_buf_append(&all, creq.data, creq.len);
     aws_buf_putc(&all, '\0');
@@ -514,10 +682,18 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
     aws_buf_append(&all, sts.data, sts.len);
     aws_buf_putc(&all, '\0');
     size_t off_auth = all.len;
-    aws_buf_printf(&all,
-                   "AWS4-HMAC-SHA256 Credential=%s/%s/%s/%s/aws4_request, SignedHeaders=%s, "
-                   "Signature=%s",
-                   creds->access_key_id, date8, s->region, s->service, sh.data, out->signature);
+    aws_buf_puts(&all, "AWS4-HMAC-SHA256 Credential=");
+    aws_buf_puts(&all, akid);
+    aws_buf_putc(&all, '/');
+    aws_buf_puts(&all, date8);
+    aws_buf_putc(&all, '/');
+    aws_buf_puts(&all, s->region);
+    aws_buf_putc(&all, '/');
+    aws_buf_puts(&all, s->service);
+    aws_buf_puts(&all, "/aws4_request, SignedHeaders=");
+    aws_buf_puts(&all, shd);
+    aws_buf_puts(&all, ", Signature=");
+    aws_buf_puts(&all, out->signature);
     aws_buf_putc(&all, '\0');
     const char *names[SMFW_SIGV4_MAX_ADDED];
     size_t values_off[SMFW_SIGV4_MAX_ADDED], lines_off[SMFW_SIGV4_MAX_ADDED];
@@ -532,7 +708,8 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
                         : strcmp(names[i], "X-Amz-Content-SHA256") == 0 ? out->payload_hash
                                                                         : NULL;
         lines_off[i] = all.len;
-        aws_buf_printf(&all, "%s: ", names[i]);
+        aws_buf_puts(&all, names[i]);
+        aws_buf_append(&all, ": ", 2);
         values_off[i] = all.len;
         if (v) {
             aws_buf_puts(&all, v);
