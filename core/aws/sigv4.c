@@ -114,24 +114,35 @@ void aws_sigv4_hmac_hex(const unsigned char key[32], const char *data, size_t le
 }
 
 void smfw_sigv4_format_time(int64_t unix_time, char out[17]) {
-    time_t t = (time_t)unix_time;
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    /* By hand: strftime costs more than the rest of the date handling per signature. */
-    int year = tm.tm_year + 1900;
-    if (year < 0 || year > 9999) {
+    /* Years 1000..9999 by hand (gmtime_r takes the time-zone lock; strftime reads the locale):
+     * civil date from days since the epoch, after H. Hinnant's days_from_civil inverse. */
+    if (unix_time < -30610224000 || unix_time > 253402300799) {
+        time_t t = (time_t)unix_time;
+        struct tm tm;
+        gmtime_r(&t, &tm);
         strftime(out, 17, "%Y%m%dT%H%M%SZ", &tm);
         return;
     }
-    const int v[6] = {year / 100, year % 100, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min};
+    int64_t days = unix_time >= 0 ? unix_time / 86400 : -((-unix_time + 86399) / 86400);
+    int64_t secs = unix_time - days * 86400;
+    int64_t z = days + 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097;                                      /* [0, 146096] */
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365; /* [0, 399] */
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);               /* [0, 365] */
+    int64_t mp = (5 * doy + 2) / 153;                                    /* [0, 11], from March */
+    int mday = (int)(doy - (153 * mp + 2) / 5 + 1);
+    int mon = (int)(mp < 10 ? mp + 3 : mp - 9);
+    int year = (int)(yoe + era * 400 + (mon <= 2));
+    const int v[7] = {
+        year / 100,      year % 100, mon, mday, (int)(secs / 3600), (int)(secs / 60 % 60),
+        (int)(secs % 60)};
     char *p = out;
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 7; i++) {
         if (i == 4) *p++ = 'T';
         *p++ = (char)('0' + v[i] / 10);
         *p++ = (char)('0' + v[i] % 10);
     }
-    *p++ = (char)('0' + tm.tm_sec / 10);
-    *p++ = (char)('0' + tm.tm_sec % 10);
     *p++ = 'Z';
     *p = '\0';
 }
@@ -324,6 +335,9 @@ int aws_sigv4_canonical_query(aws_buf *out, const char *query) {
     return rc;
 }
 
+#define SMALL_HEADERS 16  /* headers sorted on the stack */
+#define SMALL_NAMES   512 /* bytes of their lower-case names */
+
 typedef struct chdr {
     char *lname;
     const char *value;
@@ -399,9 +413,13 @@ int aws_sigv4_canonical_request(aws_buf *creq, aws_buf *signed_headers, const ch
         names_len += l + 1;
         values_len += hdrs[i].value ? strlen(hdrs[i].value) : 0;
     }
-    chdr *h = malloc((n ? n : 1) * sizeof(chdr) + names_len);
+    /* On the stack for a request's usual handful of headers. */
+    chdr h_small[SMALL_HEADERS];
+    char names_small[SMALL_NAMES];
+    int small = n <= SMALL_HEADERS && names_len <= SMALL_NAMES;
+    chdr *h = small ? h_small : malloc((n ? n : 1) * sizeof(chdr) + names_len);
     if (!h) return -1;
-    char *names = (char *)(h + (n ? n : 1));
+    char *names = small ? names_small : (char *)(h + (n ? n : 1));
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
         size_t l;
@@ -415,7 +433,17 @@ int aws_sigv4_canonical_request(aws_buf *creq, aws_buf *signed_headers, const ch
     /* Room for the whole request at once (it grows only for a long path or query). */
     aws_buf_reserve(creq, 2 * names_len + values_len + 2 * n + strlen(path ? path : "") + 160);
     if (rc == 0) {
-        qsort(h, n, sizeof(chdr), chdr_cmp);
+        if (n <= SMALL_HEADERS) {
+            /* Insertion sort: no qsort set-up for a handful (chdr_cmp's order is total). */
+            for (size_t i = 1; i < n; i++) {
+                chdr x = h[i];
+                size_t j = i;
+                for (; j > 0 && chdr_cmp(&h[j - 1], &x) > 0; j--) h[j] = h[j - 1];
+                h[j] = x;
+            }
+        } else {
+            qsort(h, n, sizeof(chdr), chdr_cmp);
+        }
         append_upper(creq, method);
         aws_buf_putc(creq, '\n');
         aws_sigv4_canonical_uri(creq, path, flags);
@@ -442,13 +470,14 @@ int aws_sigv4_canonical_request(aws_buf *creq, aws_buf *signed_headers, const ch
         aws_buf_putc(creq, '\n');
         aws_buf_puts(creq, payload_hash);
     }
-    free(h);
+    if (!small) free(h);
     if (aws_buf_failed(creq) || aws_buf_failed(signed_headers)) rc = -1;
     return rc;
 }
 
 void aws_sigv4_string_to_sign(aws_buf *out, const char *amz_date, const char *region,
                               const char *service, const char *canonical_request, size_t creq_len) {
+    /* Hashed before out grows: the canonical request may live in out itself (the signer). */
     char hash[65];
     smfw_sha256_hex(canonical_request, creq_len, hash);
     aws_buf_reserve(out, 17 + strlen(amz_date) + 9 + strlen(region) + strlen(service) + 15 + 64);
@@ -619,7 +648,8 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
 
     /* Headers to sign: the request's, minus generated and hop-by-hop ones, plus ours. */
     size_t n = 0, cap = req->header_count + 3;
-    smfw_sigv4_header *hs = calloc(cap, sizeof(*hs));
+    smfw_sigv4_header hs_small[SMALL_HEADERS];
+    smfw_sigv4_header *hs = cap <= SMALL_HEADERS ? hs_small : calloc(cap, sizeof(*hs));
     if (!hs) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory signing a request");
     for (size_t i = 0; i < req->header_count; i++) {
         const char *name = req->headers[i].name;
@@ -633,7 +663,7 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
         else
             l = lower_name(name);
         if (!l) {
-            free(hs);
+            if (hs != hs_small) free(hs);
             return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory signing a request");
         }
         int skip = aws_sigv4_unsignable(l) || strcmp(l, "x-amz-date") == 0 ||
@@ -648,39 +678,44 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
     if (flags & SMFW_SIGV4_CONTENT_SHA256)
         hs[n++] = (smfw_sigv4_header){"X-Amz-Content-SHA256", out->payload_hash};
 
-    aws_buf creq, sh, all;
-    aws_buf_init(&creq);
+    /*
+     * One storage block, built in place: canonical request, string to sign,
+     * Authorization, then the header lines. Reserved once for the usual sizes.
+     */
+    const char *akid = creds->access_key_id;
+    size_t hdr_bytes = 0;
+    for (size_t i = 0; i < n; i++)
+        hdr_bytes += strlen(hs[i].name) + (hs[i].value ? strlen(hs[i].value) : 0) + 3;
+    aws_buf sh, all;
     aws_buf_init(&sh);
     aws_buf_init(&all);
-    int rc = aws_sigv4_canonical_request(&creq, &sh, req->method ? req->method : "GET", req->path,
+    aws_buf_reserve(&all, 2 * hdr_bytes + 3 * strlen(req->path ? req->path : "") +
+                              (req->query ? 3 * strlen(req->query) : 0) + 2 * strlen(akid) +
+                              (token ? strlen(token) : 0) +
+                              4 * (strlen(s->region) + strlen(s->service)) + 640);
+    size_t off_creq = 0;
+    int rc = aws_sigv4_canonical_request(&all, &sh, req->method ? req->method : "GET", req->path,
                                          req->query, hs, n, out->payload_hash, flags);
-    free(hs);
+    if (hs != hs_small) free(hs);
     if (rc != 0) {
-        aws_buf_free(&creq);
+        aws_buf_free(&all);
         aws_buf_free(&sh);
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory signing a request");
     }
-    aws_buf sts;
-    aws_buf_init(&sts);
-    aws_sigv4_string_to_sign(&sts, out->amz_date, s->region, s->service, creq.data, creq.len);
+    size_t creq_len = all.len;
+    aws_buf_putc(&all, '\0');
+    size_t off_sts = all.len;
+    if (!aws_buf_failed(&all))
+        aws_sigv4_string_to_sign(&all, out->amz_date, s->region, s->service, all.data + off_creq,
+                                 creq_len);
     char date8[9];
     memcpy(date8, out->amz_date, 8);
     date8[8] = '\0';
-    if (!aws_buf_failed(&sts))
-        signer_sign(s, creds->secret_access_key, date8, sts.data, sts.len, out->signature);
-
-    /* One storage block: creq, sts, authorization, then the header lines. */
-    const char *akid = creds->access_key_id, *shd = sh.data ? sh.data : "";
-    size_t auth_len =
-        28 + strlen(akid) + 9 + strlen(s->region) + strlen(s->service) + 30 + strlen(shd) + 12 + 64;
-    size_t lines_len = 40 + 17 + (token ? 24 + strlen(token) : 0) + 24 + 64 + 17 + auth_len;
-    aws_buf_reserve(&all, creq.len + 1 + sts.len + 1 + auth_len + 1 + lines_len);
-    size_t off_creq = 0;
-    aws_buf_append(&all, creq.data, creq.len);
+    if (!aws_buf_failed(&all))
+        signer_sign(s, creds->secret_access_key, date8, all.data + off_sts, all.len - off_sts,
+                    out->signature);
     aws_buf_putc(&all, '\0');
-    size_t off_sts = all.len;
-    aws_buf_append(&all, sts.data, sts.len);
-    aws_buf_putc(&all, '\0');
+    const char *shd = sh.data ? sh.data : "";
     size_t off_auth = all.len;
     aws_buf_puts(&all, "AWS4-HMAC-SHA256 Credential=");
     aws_buf_puts(&all, akid);
@@ -720,10 +755,8 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
         }
         aws_buf_putc(&all, '\0');
     }
-    int failed = aws_buf_failed(&all) || aws_buf_failed(&sts);
-    aws_buf_free(&creq);
+    int failed = aws_buf_failed(&all) || aws_buf_failed(&sh);
     aws_buf_free(&sh);
-    aws_buf_free(&sts);
     if (failed) {
         aws_buf_free(&all);
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory signing a request");
