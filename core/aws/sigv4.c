@@ -11,11 +11,9 @@
 #include <strings.h>
 #include <time.h>
 
-#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
-#include <openssl/params.h>
 
 #define EMPTY_SHA256 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
@@ -29,18 +27,16 @@ static void to_hex(const unsigned char *in, size_t n, char *out) {
 }
 
 /*
- * SHA-256 and HMAC, fetched once. OpenSSL 3's EVP_sha256()/HMAC() one-shots look
- * the algorithm up in the provider store on every call (locks, property
- * queries): measurable per signature. NULL when the fetch failed (no default
- * provider); the one-shots below then take the legacy paths.
+ * SHA-256, fetched once. OpenSSL 3's EVP_sha256() one-shots look the
+ * algorithm up in the provider store on every call (locks, property queries):
+ * measurable per signature. NULL when the fetch failed (no default provider);
+ * EVP_sha256() is then used as before.
  */
 static pthread_once_t algs_once = PTHREAD_ONCE_INIT;
 static EVP_MD *alg_sha256;
-static EVP_MAC *alg_hmac;
 
 static void algs_fetch(void) {
     alg_sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
-    alg_hmac = EVP_MAC_fetch(NULL, "HMAC", NULL);
 }
 
 static const EVP_MD *sha256_md(void) {
@@ -55,33 +51,76 @@ void smfw_sha256_hex(const void *data, size_t len, char out[65]) {
     to_hex(md, 32, out);
 }
 
-/* An HMAC-SHA256 context keyed with key, ready for data; NULL if OpenSSL says no. */
-static EVP_MAC_CTX *hmac_keyed(const void *key, size_t keylen) {
-    pthread_once(&algs_once, algs_fetch);
-    if (!alg_hmac) return NULL;
-    EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(alg_hmac);
-    char digest[] = "SHA256";
-    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
-                           OSSL_PARAM_construct_end()};
-    if (!ctx || !EVP_MAC_init(ctx, key, keylen, params)) {
-        EVP_MAC_CTX_free(ctx);
-        return NULL;
-    }
-    return ctx;
+/*
+ * HMAC-SHA256 (RFC 2104) kept as the two digest states after the key's inner
+ * and outer pad blocks. A key used many times (the signer's cached signing
+ * keys) is padded and hashed once; each MAC then costs two state copies and
+ * the data's own blocks, where HMAC()/EVP_MAC redo the key's two blocks and
+ * allocate a context tree per call.
+ */
+typedef struct hmac_key {
+    EVP_MD_CTX *inner, *outer;
+} hmac_key;
+
+static void hmac_key_free(hmac_key *k) {
+    EVP_MD_CTX_free(k->inner);
+    EVP_MD_CTX_free(k->outer);
+    k->inner = k->outer = NULL;
 }
 
-/* Finish a keyed context over data into out (and free it); 0 or -1. */
-static int hmac_finish(EVP_MAC_CTX *ctx, const void *data, size_t len, unsigned char out[32]) {
-    size_t outlen = 0;
-    int ok = EVP_MAC_update(ctx, data, len) && EVP_MAC_final(ctx, out, &outlen, 32) && outlen == 32;
-    EVP_MAC_CTX_free(ctx);
+static int hmac_key_init(hmac_key *k, const void *key, size_t keylen) {
+    const EVP_MD *md = sha256_md();
+    unsigned char block[64], hashed[32];
+    unsigned int hl = 0;
+    k->inner = EVP_MD_CTX_new();
+    k->outer = EVP_MD_CTX_new();
+    int ok = k->inner && k->outer;
+    if (ok && keylen > sizeof block) { /* longer keys are hashed first (RFC 2104) */
+        ok = EVP_Digest(key, keylen, hashed, &hl, md, NULL);
+        key = hashed;
+        keylen = 32;
+    }
+    memset(block, 0, sizeof block);
+    if (ok) memcpy(block, key, keylen);
+    for (size_t i = 0; i < sizeof block; i++) block[i] ^= 0x36;
+    ok = ok && EVP_DigestInit_ex2(k->inner, md, NULL) &&
+         EVP_DigestUpdate(k->inner, block, sizeof block);
+    for (size_t i = 0; i < sizeof block; i++) block[i] ^= 0x36 ^ 0x5c;
+    ok = ok && EVP_DigestInit_ex2(k->outer, md, NULL) &&
+         EVP_DigestUpdate(k->outer, block, sizeof block);
+    OPENSSL_cleanse(block, sizeof block);
+    OPENSSL_cleanse(hashed, sizeof hashed);
+    if (!ok) hmac_key_free(k);
+    return ok ? 0 : -1;
+}
+
+/* Copies of a key's states, for one MAC away from the key's owner (and its lock). */
+static int hmac_key_copy(hmac_key *dst, const hmac_key *src) {
+    dst->inner = EVP_MD_CTX_new();
+    dst->outer = EVP_MD_CTX_new();
+    if (dst->inner && dst->outer && EVP_MD_CTX_copy_ex(dst->inner, src->inner) &&
+        EVP_MD_CTX_copy_ex(dst->outer, src->outer))
+        return 0;
+    hmac_key_free(dst);
+    return -1;
+}
+
+/* Finish a MAC over data with k's states (used up: k is freed); 0 or -1. */
+static int hmac_key_finish(hmac_key *k, const void *data, size_t len, unsigned char out[32]) {
+    unsigned char ih[32];
+    unsigned int l1 = 0, l2 = 0;
+    int ok = EVP_DigestUpdate(k->inner, data, len) && EVP_DigestFinal_ex(k->inner, ih, &l1) &&
+             EVP_DigestUpdate(k->outer, ih, sizeof ih) && EVP_DigestFinal_ex(k->outer, out, &l2) &&
+             l1 == 32 && l2 == 32;
+    OPENSSL_cleanse(ih, sizeof ih);
+    hmac_key_free(k);
     return ok ? 0 : -1;
 }
 
 static void hmac(const void *key, size_t keylen, const void *data, size_t len,
                  unsigned char out[32]) {
-    EVP_MAC_CTX *ctx = hmac_keyed(key, keylen);
-    if (ctx && hmac_finish(ctx, data, len, out) == 0) return;
+    hmac_key k;
+    if (hmac_key_init(&k, key, keylen) == 0 && hmac_key_finish(&k, data, len, out) == 0) return;
     unsigned int outlen = 32;
     HMAC(EVP_sha256(), key, (int)keylen, (const unsigned char *)data, len, out, &outlen);
 }
@@ -501,7 +540,7 @@ typedef struct key_slot {
     char date[9];
     char *secret;
     unsigned char key[32];
-    EVP_MAC_CTX *mac; /* HMAC keyed with key (NULL if OpenSSL refused): duplicated per signature */
+    hmac_key mac; /* key's HMAC states (NULLs if OpenSSL refused): copied per signature */
     unsigned long used;
 } key_slot;
 
@@ -541,7 +580,7 @@ void smfw_sigv4_signer_free(smfw_sigv4_signer *s) {
             OPENSSL_cleanse(s->slots[i].secret, strlen(s->slots[i].secret));
             free(s->slots[i].secret);
         }
-        EVP_MAC_CTX_free(s->slots[i].mac);
+        hmac_key_free(&s->slots[i].mac);
     }
     OPENSSL_cleanse(s->slots, sizeof(s->slots));
     if (s->region) pthread_mutex_destroy(&s->lock);
@@ -560,23 +599,22 @@ const char *smfw_sigv4_signer_service(const smfw_sigv4_signer *s) {
 
 /*
  * Hex signature of the string to sign with the signing key of (secret, date).
- * The key, and an HMAC context already keyed with it, come from the cache or
- * are derived and cached: a signature then costs one context copy and the
- * hashing of the string to sign, not the four-HMAC key chain and the key's
- * own two blocks.
+ * The key, and its HMAC states (hmac_key), come from the cache or are derived
+ * and cached: a signature then costs two state copies and the hashing of the
+ * string to sign, not the four-HMAC key chain and the key's own two blocks.
  */
 static void signer_sign(smfw_sigv4_signer *s, const char *secret, const char *date8,
                         const char *sts, size_t sts_len, char out[65]) {
     unsigned char key[32], md[32];
-    EVP_MAC_CTX *ctx = NULL;
-    int found = 0;
+    hmac_key mine = {NULL, NULL};
+    int found = 0, have = 0;
     pthread_mutex_lock(&s->lock);
     key_slot *victim = &s->slots[0];
     for (int i = 0; i < KEY_CACHE_SLOTS; i++) {
         key_slot *k = &s->slots[i];
         if (k->secret && strcmp(k->date, date8) == 0 && strcmp(k->secret, secret) == 0) {
             memcpy(key, k->key, 32);
-            if (k->mac) ctx = EVP_MAC_CTX_dup(k->mac);
+            have = k->mac.inner && hmac_key_copy(&mine, &k->mac) == 0;
             k->used = ++s->tick;
             found = 1;
             break;
@@ -586,8 +624,8 @@ static void signer_sign(smfw_sigv4_signer *s, const char *secret, const char *da
     pthread_mutex_unlock(&s->lock);
     if (!found) {
         aws_sigv4_signing_key(secret, date8, s->region, s->service, key);
-        EVP_MAC_CTX *keyed = hmac_keyed(key, 32);
-        if (keyed) ctx = EVP_MAC_CTX_dup(keyed);
+        hmac_key keyed = {NULL, NULL};
+        if (hmac_key_init(&keyed, key, 32) == 0) have = hmac_key_copy(&mine, &keyed) == 0;
         char *copy = strdup(secret);
         if (copy) {
             pthread_mutex_lock(&s->lock);
@@ -595,7 +633,7 @@ static void signer_sign(smfw_sigv4_signer *s, const char *secret, const char *da
                 OPENSSL_cleanse(victim->secret, strlen(victim->secret));
                 free(victim->secret);
             }
-            EVP_MAC_CTX_free(victim->mac);
+            hmac_key_free(&victim->mac);
             victim->secret = copy;
             memcpy(victim->date, date8, 8);
             victim->date[8] = '\0';
@@ -604,10 +642,10 @@ static void signer_sign(smfw_sigv4_signer *s, const char *secret, const char *da
             victim->used = ++s->tick;
             pthread_mutex_unlock(&s->lock);
         } else {
-            EVP_MAC_CTX_free(keyed);
+            hmac_key_free(&keyed);
         }
     }
-    if (ctx && hmac_finish(ctx, sts, sts_len, md) == 0)
+    if (have && hmac_key_finish(&mine, sts, sts_len, md) == 0)
         to_hex(md, 32, out);
     else
         aws_sigv4_hmac_hex(key, sts, sts_len, out);
