@@ -10,16 +10,16 @@
 # issue allows at most +2 % per request).
 # The same marginal costs are printed for the primitives named in FUNCS (inclusive
 # instructions of each function, from callgrind_annotate): by default the event
-# stream's CRC-32, the SigV4 signer and the SHA-256 it uses (issue 16's CRC and SigV4 rows).
+# stream's CRC-32 and the SigV4 signer (issue 16's CRC and SigV4 rows).
 # usage: bench/callgrind_hotpath.sh [BUILD_DIR] [BASE_COMMIT]
-#        (env N=200 T=32 CONC=8 FUNCS="smfw_crc32 smfw_sigv4_sign smfw_sha256_hex")
+#        (env N=200 T=32 CONC=8 FUNCS="smfw_crc32 smfw_sigv4_sign")
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
 build=${1:-$src/build}
 base=${2:-}
 N=${N:-200} T=${T:-32} CONC=${CONC:-8}
-FUNCS=${FUNCS:-smfw_crc32 smfw_sigv4_sign smfw_sha256_hex}
+FUNCS=${FUNCS:-smfw_crc32 smfw_sigv4_sign}
 command -v valgrind >/dev/null || { echo "valgrind not installed (apt-get install valgrind)"; exit 1; }
 export AWS_ACCESS_KEY_ID=AKIDBENCH AWS_SECRET_ACCESS_KEY=bench-secret-key-0123456789
 export AWS_EC2_METADATA_DISABLED=true AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null

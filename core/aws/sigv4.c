@@ -17,6 +17,28 @@
 
 #define EMPTY_SHA256 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
+/*
+ * Appends with the fast case inline: the signer reserves its buffer once, so
+ * nearly every append is a copy, not a call through the buffer's growth check.
+ */
+static inline void put(aws_buf *b, const void *data, size_t len) {
+    if (b->data && !b->failed && len < b->cap - b->len) {
+        memcpy(b->data + b->len, data, len);
+        b->len += len;
+        b->data[b->len] = '\0';
+    } else {
+        smfw_buf_append(b, data, len);
+    }
+}
+
+static inline void put_str(aws_buf *b, const char *s) {
+    put(b, s, strlen(s));
+}
+
+static inline void put_char(aws_buf *b, char c) {
+    put(b, &c, 1);
+}
+
 static void to_hex(const unsigned char *in, size_t n, char *out) {
     static const char hex[] = "0123456789abcdef";
     for (size_t i = 0; i < n; i++) {
@@ -248,16 +270,16 @@ static int path_is_normal(const char *path) {
 void aws_sigv4_canonical_uri(aws_buf *out, const char *path, unsigned flags) {
     if (!path || !*path) path = "/";
     if (flags & SMFW_SIGV4_NO_NORMALIZE_PATH) {
-        if (path[0] != '/') aws_buf_putc(out, '/');
+        if (path[0] != '/') put_char(out, '/');
         if (flags & SMFW_SIGV4_NO_ENCODE_PATH)
-            aws_buf_puts(out, path);
+            put_str(out, path);
         else
             aws_buf_uri_encode(out, path, strlen(path), 1);
         return;
     }
     if (path_is_normal(path)) {
         if (flags & SMFW_SIGV4_NO_ENCODE_PATH)
-            aws_buf_puts(out, path);
+            put_str(out, path);
         else
             aws_buf_uri_encode(out, path, strlen(path), 1);
         return;
@@ -286,17 +308,17 @@ void aws_sigv4_canonical_uri(aws_buf *out, const char *path, unsigned flags) {
     }
     aws_buf norm;
     aws_buf_init(&norm);
-    aws_buf_putc(&norm, '/');
+    put_char(&norm, '/');
     for (size_t k = 0; k < nseg; k++) {
-        if (k) aws_buf_putc(&norm, '/');
-        aws_buf_append(&norm, path + seg[2 * k], seg[2 * k + 1]);
+        if (k) put_char(&norm, '/');
+        put(&norm, path + seg[2 * k], seg[2 * k + 1]);
     }
-    if (nseg && path[plen - 1] == '/') aws_buf_putc(&norm, '/');
+    if (nseg && path[plen - 1] == '/') put_char(&norm, '/');
     free(seg);
     if (aws_buf_failed(&norm)) {
         out->failed = 1;
     } else if (flags & SMFW_SIGV4_NO_ENCODE_PATH) {
-        aws_buf_append(out, norm.data, norm.len);
+        put(out, norm.data, norm.len);
     } else {
         aws_buf_uri_encode(out, norm.data, norm.len, 1);
     }
@@ -360,10 +382,10 @@ int aws_sigv4_canonical_query(aws_buf *out, const char *query) {
     if (rc == 0) {
         qsort(pairs, count, sizeof(qpair), qpair_cmp);
         for (size_t i = 0; i < count; i++) {
-            if (i) aws_buf_putc(out, '&');
-            aws_buf_puts(out, pairs[i].name);
-            aws_buf_putc(out, '=');
-            aws_buf_puts(out, pairs[i].value);
+            if (i) put_char(out, '&');
+            put_str(out, pairs[i].name);
+            put_char(out, '=');
+            put_str(out, pairs[i].value);
         }
     }
     for (size_t i = 0; i < count; i++) {
@@ -401,9 +423,9 @@ static void append_header_value(aws_buf *b, const char *v) {
     while (*v) {
         const char *e = v;
         while (*e && !is_ws(*e)) e++;
-        aws_buf_append(b, v, (size_t)(e - v));
+        put(b, v, (size_t)(e - v));
         while (*e && is_ws(*e)) e++;
-        if (*e) aws_buf_putc(b, ' ');
+        if (*e) put_char(b, ' ');
         v = e;
     }
 }
@@ -471,6 +493,7 @@ int aws_sigv4_canonical_request(aws_buf *creq, aws_buf *signed_headers, const ch
     }
     /* Room for the whole request at once (it grows only for a long path or query). */
     aws_buf_reserve(creq, 2 * names_len + values_len + 2 * n + strlen(path ? path : "") + 160);
+    aws_buf_reserve(signed_headers, names_len);
     if (rc == 0) {
         if (n <= SMALL_HEADERS) {
             /* Insertion sort: no qsort set-up for a handful (chdr_cmp's order is total). */
@@ -484,30 +507,30 @@ int aws_sigv4_canonical_request(aws_buf *creq, aws_buf *signed_headers, const ch
             qsort(h, n, sizeof(chdr), chdr_cmp);
         }
         append_upper(creq, method);
-        aws_buf_putc(creq, '\n');
+        put_char(creq, '\n');
         aws_sigv4_canonical_uri(creq, path, flags);
-        aws_buf_putc(creq, '\n');
+        put_char(creq, '\n');
         if (aws_sigv4_canonical_query(creq, query) != 0) rc = -1;
-        aws_buf_putc(creq, '\n');
+        put_char(creq, '\n');
         for (size_t i = 0; i < n; i++) {
             int same = i > 0 && strcmp(h[i].lname, h[i - 1].lname) == 0;
             if (same) {
-                aws_buf_putc(creq, ',');
+                put_char(creq, ',');
             } else {
-                if (i > 0) aws_buf_putc(creq, '\n');
-                aws_buf_puts(creq, h[i].lname);
-                aws_buf_putc(creq, ':');
-                if (signed_headers->len) aws_buf_putc(signed_headers, ';');
-                aws_buf_puts(signed_headers, h[i].lname);
+                if (i > 0) put_char(creq, '\n');
+                put_str(creq, h[i].lname);
+                put_char(creq, ':');
+                if (signed_headers->len) put_char(signed_headers, ';');
+                put_str(signed_headers, h[i].lname);
             }
             append_header_value(creq, h[i].value);
         }
-        if (n) aws_buf_putc(creq, '\n');
-        aws_buf_putc(creq, '\n');
+        if (n) put_char(creq, '\n');
+        put_char(creq, '\n');
         aws_buf_reserve(signed_headers, 0);
-        aws_buf_puts(creq, signed_headers->data ? signed_headers->data : "");
-        aws_buf_putc(creq, '\n');
-        aws_buf_puts(creq, payload_hash);
+        put_str(creq, signed_headers->data ? signed_headers->data : "");
+        put_char(creq, '\n');
+        put_str(creq, payload_hash);
     }
     if (!small) free(h);
     if (aws_buf_failed(creq) || aws_buf_failed(signed_headers)) rc = -1;
@@ -520,16 +543,16 @@ void aws_sigv4_string_to_sign(aws_buf *out, const char *amz_date, const char *re
     char hash[65];
     smfw_sha256_hex(canonical_request, creq_len, hash);
     aws_buf_reserve(out, 17 + strlen(amz_date) + 9 + strlen(region) + strlen(service) + 15 + 64);
-    aws_buf_append(out, "AWS4-HMAC-SHA256\n", 17);
-    aws_buf_puts(out, amz_date);
-    aws_buf_putc(out, '\n');
-    aws_buf_append(out, amz_date, strnlen(amz_date, 8));
-    aws_buf_putc(out, '/');
-    aws_buf_puts(out, region);
-    aws_buf_putc(out, '/');
-    aws_buf_puts(out, service);
-    aws_buf_append(out, "/aws4_request\n", 14);
-    aws_buf_append(out, hash, 64);
+    put(out, "AWS4-HMAC-SHA256\n", 17);
+    put_str(out, amz_date);
+    put_char(out, '\n');
+    put(out, amz_date, strnlen(amz_date, 8));
+    put_char(out, '/');
+    put_str(out, region);
+    put_char(out, '/');
+    put_str(out, service);
+    put(out, "/aws4_request\n", 14);
+    put(out, hash, 64);
 }
 
 /* ---- signer ---- */
@@ -741,7 +764,7 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory signing a request");
     }
     size_t creq_len = all.len;
-    aws_buf_putc(&all, '\0');
+    put_char(&all, '\0');
     size_t off_sts = all.len;
     if (!aws_buf_failed(&all))
         aws_sigv4_string_to_sign(&all, out->amz_date, s->region, s->service, all.data + off_creq,
@@ -752,22 +775,22 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
     if (!aws_buf_failed(&all))
         signer_sign(s, creds->secret_access_key, date8, all.data + off_sts, all.len - off_sts,
                     out->signature);
-    aws_buf_putc(&all, '\0');
+    put_char(&all, '\0');
     const char *shd = sh.data ? sh.data : "";
     size_t off_auth = all.len;
-    aws_buf_puts(&all, "AWS4-HMAC-SHA256 Credential=");
-    aws_buf_puts(&all, akid);
-    aws_buf_putc(&all, '/');
-    aws_buf_puts(&all, date8);
-    aws_buf_putc(&all, '/');
-    aws_buf_puts(&all, s->region);
-    aws_buf_putc(&all, '/');
-    aws_buf_puts(&all, s->service);
-    aws_buf_puts(&all, "/aws4_request, SignedHeaders=");
-    aws_buf_puts(&all, shd);
-    aws_buf_puts(&all, ", Signature=");
-    aws_buf_puts(&all, out->signature);
-    aws_buf_putc(&all, '\0');
+    put_str(&all, "AWS4-HMAC-SHA256 Credential=");
+    put_str(&all, akid);
+    put_char(&all, '/');
+    put_str(&all, date8);
+    put_char(&all, '/');
+    put_str(&all, s->region);
+    put_char(&all, '/');
+    put_str(&all, s->service);
+    put_str(&all, "/aws4_request, SignedHeaders=");
+    put_str(&all, shd);
+    put_str(&all, ", Signature=");
+    put_str(&all, out->signature);
+    put_char(&all, '\0');
     const char *names[SMFW_SIGV4_MAX_ADDED];
     size_t values_off[SMFW_SIGV4_MAX_ADDED], lines_off[SMFW_SIGV4_MAX_ADDED];
     size_t k = 0;
@@ -781,17 +804,17 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
                         : strcmp(names[i], "X-Amz-Content-SHA256") == 0 ? out->payload_hash
                                                                         : NULL;
         lines_off[i] = all.len;
-        aws_buf_puts(&all, names[i]);
-        aws_buf_append(&all, ": ", 2);
+        put_str(&all, names[i]);
+        put(&all, ": ", 2);
         values_off[i] = all.len;
         if (v) {
-            aws_buf_puts(&all, v);
+            put_str(&all, v);
         } else if (!aws_buf_failed(&all)) {
             /* Copy from our own buffer: reserve first so the source cannot move. */
             size_t alen = strlen(all.data + off_auth);
-            if (aws_buf_reserve(&all, alen) == 0) aws_buf_append(&all, all.data + off_auth, alen);
+            if (aws_buf_reserve(&all, alen) == 0) put(&all, all.data + off_auth, alen);
         }
-        aws_buf_putc(&all, '\0');
+        put_char(&all, '\0');
     }
     int failed = aws_buf_failed(&all) || aws_buf_failed(&sh);
     aws_buf_free(&sh);

@@ -1,6 +1,8 @@
 /*
  * test_sigv4_fastpaths.c - the signer's shortcuts give what the long way
- * gives: the hand-made X-Amz-Date against gmtime_r + strftime, the cached
+ * gives: the HMAC on precomputed pad states against OpenSSL's HMAC() for
+ * every key length (short, one block, longer: hashed first) and the signing-key
+ * chain built with HMAC(), the hand-made X-Amz-Date against gmtime_r + strftime, the cached
  * keyed HMAC contexts against a fresh signer for every (secret, date) as the
  * cache evicts, and the heap paths (many headers, long names) against a
  * canonical request written out here.
@@ -12,7 +14,12 @@
 #include <string.h>
 #include <time.h>
 
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
 #include <smfw/sigv4.h>
+
+#include "aws/sigv4_internal.h"
 
 static void strftime_date(int64_t t, char out[17]) {
     time_t tt = (time_t)t;
@@ -43,6 +50,42 @@ START_TEST(format_time_matches_strftime) {
         strftime_date(t, want);
         smfw_sigv4_format_time(t, got);
         ck_assert_msg(strcmp(want, got) == 0, "%lld: %s != %s", (long long)t, got, want);
+    }
+}
+END_TEST
+
+static void hex32(const unsigned char *md, char out[65]) {
+    for (int i = 0; i < 32; i++) snprintf(out + 2 * i, 3, "%02x", md[i]);
+}
+
+START_TEST(hmac_matches_openssl) {
+    unsigned char data[300];
+    for (size_t i = 0; i < sizeof data; i++) data[i] = (unsigned char)(i * 37 + 11);
+    for (size_t len = 0; len <= sizeof data; len += 7) {
+        unsigned char key[32], md[32];
+        for (int i = 0; i < 32; i++) key[i] = (unsigned char)(len + (size_t)i * 3);
+        unsigned int mdlen = 0;
+        HMAC(EVP_sha256(), key, 32, data, len, md, &mdlen);
+        char want[65], got[65];
+        hex32(md, want);
+        aws_sigv4_hmac_hex(key, (const char *)data, len, got);
+        ck_assert_str_eq(got, want);
+    }
+    /* Secrets of every length from empty to well past one block ("AWS4" + secret > 64 bytes). */
+    char secret[201];
+    for (size_t n = 0; n <= 200; n++) {
+        for (size_t i = 0; i < n; i++) secret[i] = (char)('A' + (i * 7 + n) % 26);
+        secret[n] = '\0';
+        char k0[205];
+        snprintf(k0, sizeof k0, "AWS4%s", secret);
+        unsigned char a[32], b[32], want[32], got[32];
+        unsigned int l = 0;
+        HMAC(EVP_sha256(), k0, (int)(n + 4), (const unsigned char *)"20150830", 8, a, &l);
+        HMAC(EVP_sha256(), a, 32, (const unsigned char *)"us-east-1", 9, b, &l);
+        HMAC(EVP_sha256(), b, 32, (const unsigned char *)"iam", 3, a, &l);
+        HMAC(EVP_sha256(), a, 32, (const unsigned char *)"aws4_request", 12, want, &l);
+        aws_sigv4_signing_key(secret, "20150830", "us-east-1", "iam", got);
+        ck_assert_msg(memcmp(want, got, 32) == 0, "signing key differs for a %zu-byte secret", n);
     }
 }
 END_TEST
@@ -148,6 +191,7 @@ int main(void) {
     Suite *s = suite_create("sigv4_fastpaths");
     TCase *tc = tcase_create("fastpaths");
     tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, hmac_matches_openssl);
     tcase_add_test(tc, format_time_matches_strftime);
     tcase_add_test(tc, cached_keys_match_fresh_signers);
     tcase_add_test(tc, many_headers_and_long_names);
