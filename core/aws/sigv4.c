@@ -400,7 +400,8 @@ int aws_sigv4_canonical_query(aws_buf *out, const char *query) {
 #define SMALL_NAMES   512 /* bytes of their lower-case names */
 
 typedef struct chdr {
-    char *lname;
+    const char *lname; /* lower-cased, NUL-terminated */
+    size_t nlen;       /* strlen(lname) */
     const char *value;
     size_t order;
 } chdr;
@@ -441,7 +442,11 @@ static const char *trim_name(const char *name, size_t *len) {
 
 /* Lower-case copy of n bytes into dst (n + 1 bytes), NUL-terminated. */
 static void lower_copy(char *dst, const char *src, size_t n) {
-    for (size_t i = 0; i < n; i++) dst[i] = (char)tolower((unsigned char)src[i]);
+    /* ASCII, as SigV4 (and tolower() in the C locale smfw runs in) defines it. */
+    for (size_t i = 0; i < n; i++) {
+        char c = src[i];
+        dst[i] = c >= 'A' && c <= 'Z' ? (char)(c + ('a' - 'A')) : c;
+    }
     dst[n] = '\0';
 }
 
@@ -458,7 +463,10 @@ static char *lower_name(const char *name) {
 static void append_upper(aws_buf *b, const char *s) {
     size_t n = strlen(s);
     if (aws_buf_reserve(b, n) != 0) return;
-    for (size_t i = 0; i < n; i++) b->data[b->len + i] = (char)toupper((unsigned char)s[i]);
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        b->data[b->len + i] = c >= 'a' && c <= 'z' ? (char)(c - ('a' - 'A')) : c;
+    }
     b->len += n;
     b->data[b->len] = '\0';
 }
@@ -466,30 +474,30 @@ static void append_upper(aws_buf *b, const char *s) {
 int aws_sigv4_canonical_request(aws_buf *creq, aws_buf *signed_headers, const char *method,
                                 const char *path, const char *query, const smfw_sigv4_header *hdrs,
                                 size_t n, const char *payload_hash, unsigned flags) {
-    /* The lower-case names in one block after the array: one allocation, not one per name. */
-    size_t names_len = 0, values_len = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t l;
-        trim_name(hdrs[i].name ? hdrs[i].name : "", &l);
-        names_len += l + 1;
-        values_len += hdrs[i].value ? strlen(hdrs[i].value) : 0;
-    }
     /* On the stack for a request's usual handful of headers. */
     chdr h_small[SMALL_HEADERS];
     char names_small[SMALL_NAMES];
-    int small = n <= SMALL_HEADERS && names_len <= SMALL_NAMES;
-    chdr *h = small ? h_small : malloc((n ? n : 1) * sizeof(chdr) + names_len);
+    chdr *h = n <= SMALL_HEADERS ? h_small : malloc(n * sizeof(chdr));
     if (!h) return -1;
-    char *names = small ? names_small : (char *)(h + (n ? n : 1));
-    int rc = 0;
+    /* Trimmed once: lname first points into the caller's name, then at its lower-case copy. */
+    size_t names_len = 0, values_len = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t l;
-        const char *nm = trim_name(hdrs[i].name ? hdrs[i].name : "", &l);
-        lower_copy(names, nm, l);
-        h[i].lname = names;
-        names += l + 1;
+        h[i].lname = trim_name(hdrs[i].name ? hdrs[i].name : "", &h[i].nlen);
         h[i].value = hdrs[i].value ? hdrs[i].value : "";
         h[i].order = i;
+        names_len += h[i].nlen + 1;
+        values_len += strlen(h[i].value);
+    }
+    char *names = names_len <= SMALL_NAMES ? names_small : malloc(names_len);
+    if (!names) {
+        if (h != h_small) free(h);
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0, off = 0; i < n; i++) {
+        lower_copy(names + off, h[i].lname, h[i].nlen);
+        h[i].lname = names + off;
+        off += h[i].nlen + 1;
     }
     /* Room for the whole request at once (it grows only for a long path or query). */
     aws_buf_reserve(creq, 2 * names_len + values_len + 2 * n + strlen(path ? path : "") + 160);
@@ -513,26 +521,28 @@ int aws_sigv4_canonical_request(aws_buf *creq, aws_buf *signed_headers, const ch
         if (aws_sigv4_canonical_query(creq, query) != 0) rc = -1;
         put_char(creq, '\n');
         for (size_t i = 0; i < n; i++) {
-            int same = i > 0 && strcmp(h[i].lname, h[i - 1].lname) == 0;
+            int same = i > 0 && h[i].nlen == h[i - 1].nlen &&
+                       memcmp(h[i].lname, h[i - 1].lname, h[i].nlen) == 0;
             if (same) {
                 put_char(creq, ',');
             } else {
                 if (i > 0) put_char(creq, '\n');
-                put_str(creq, h[i].lname);
+                put(creq, h[i].lname, h[i].nlen);
                 put_char(creq, ':');
                 if (signed_headers->len) put_char(signed_headers, ';');
-                put_str(signed_headers, h[i].lname);
+                put(signed_headers, h[i].lname, h[i].nlen);
             }
             append_header_value(creq, h[i].value);
         }
         if (n) put_char(creq, '\n');
         put_char(creq, '\n');
         aws_buf_reserve(signed_headers, 0);
-        put_str(creq, signed_headers->data ? signed_headers->data : "");
+        if (signed_headers->data) put(creq, signed_headers->data, signed_headers->len);
         put_char(creq, '\n');
         put_str(creq, payload_hash);
     }
-    if (!small) free(h);
+    if (names != names_small) free(names);
+    if (h != h_small) free(h);
     if (aws_buf_failed(creq) || aws_buf_failed(signed_headers)) rc = -1;
     return rc;
 }
@@ -794,15 +804,21 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
     const char *names[SMFW_SIGV4_MAX_ADDED];
     size_t values_off[SMFW_SIGV4_MAX_ADDED], lines_off[SMFW_SIGV4_MAX_ADDED];
     size_t k = 0;
+    const char *values[SMFW_SIGV4_MAX_ADDED]; /* NULL: the Authorization written above */
+    values[k] = out->amz_date;
     names[k++] = "X-Amz-Date";
-    if (token) names[k++] = "X-Amz-Security-Token";
-    if (flags & SMFW_SIGV4_CONTENT_SHA256) names[k++] = "X-Amz-Content-SHA256";
+    if (token) {
+        values[k] = token;
+        names[k++] = "X-Amz-Security-Token";
+    }
+    if (flags & SMFW_SIGV4_CONTENT_SHA256) {
+        values[k] = out->payload_hash;
+        names[k++] = "X-Amz-Content-SHA256";
+    }
+    values[k] = NULL;
     names[k++] = "Authorization";
     for (size_t i = 0; i < k; i++) {
-        const char *v = strcmp(names[i], "X-Amz-Date") == 0             ? out->amz_date
-                        : strcmp(names[i], "X-Amz-Security-Token") == 0 ? token
-                        : strcmp(names[i], "X-Amz-Content-SHA256") == 0 ? out->payload_hash
-                                                                        : NULL;
+        const char *v = values[i];
         lines_off[i] = all.len;
         put_str(&all, names[i]);
         put(&all, ": ", 2);
