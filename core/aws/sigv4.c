@@ -754,16 +754,11 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
      * Authorization, then the header lines. Reserved once for the usual sizes.
      */
     const char *akid = creds->access_key_id;
-    size_t hdr_bytes = 0;
-    for (size_t i = 0; i < n; i++)
-        hdr_bytes += strlen(hs[i].name) + (hs[i].value ? strlen(hs[i].value) : 0) + 3;
     aws_buf sh, all;
     aws_buf_init(&sh);
     aws_buf_init(&all);
-    aws_buf_reserve(&all, 2 * hdr_bytes + 3 * strlen(req->path ? req->path : "") +
-                              (req->query ? 3 * strlen(req->query) : 0) + 2 * strlen(akid) +
-                              (token ? strlen(token) : 0) +
-                              4 * (strlen(s->region) + strlen(s->service)) + 640);
+    /* 1.5 KB holds a SageMaker request's whole block; longer paths, queries, tokens grow it. */
+    aws_buf_reserve(&all, 1536 + (token ? strlen(token) : 0));
     size_t off_creq = 0;
     int rc = aws_sigv4_canonical_request(&all, &sh, req->method ? req->method : "GET", req->path,
                                          req->query, hs, n, out->payload_hash, flags);
