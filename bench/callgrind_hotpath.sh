@@ -8,13 +8,18 @@
 # With BASE (a commit), that commit is built in a temporary git worktree and
 # measured in the same invocation; the ratios this/BASE are printed (the ABI 2.0
 # issue allows at most +2 % per request).
-# usage: bench/callgrind_hotpath.sh [BUILD_DIR] [BASE_COMMIT]   (env N=200 T=32 CONC=8)
+# The same marginal costs are printed for the primitives named in FUNCS (inclusive
+# instructions of each function, from callgrind_annotate): by default the event
+# stream's CRC-32 and the SigV4 signer (issue 16's CRC and SigV4 rows).
+# usage: bench/callgrind_hotpath.sh [BUILD_DIR] [BASE_COMMIT]
+#        (env N=200 T=32 CONC=8 FUNCS="smfw_crc32 smfw_sigv4_sign")
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
 build=${1:-$src/build}
 base=${2:-}
 N=${N:-200} T=${T:-32} CONC=${CONC:-8}
+FUNCS=${FUNCS:-smfw_crc32 smfw_sigv4_sign}
 command -v valgrind >/dev/null || { echo "valgrind not installed (apt-get install valgrind)"; exit 1; }
 export AWS_ACCESS_KEY_ID=AKIDBENCH AWS_SECRET_ACCESS_KEY=bench-secret-key-0123456789
 export AWS_EC2_METADATA_DISABLED=true AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null
@@ -50,7 +55,18 @@ start_mock() {
     URL=$(head -1 "$work/mock.out" | sed 's/.*listening on //')
 }
 
-# count BUILD REQUESTS TOKENS -> instructions of one smfw run (all threads)
+# funcs CALLGRIND_OUT -> "name=inclusive" for each of FUNCS (0 when never called)
+funcs() {
+    local ann f v
+    ann=$(callgrind_annotate --inclusive=yes --threshold=100 --auto=no "$1" 2>/dev/null)
+    for f in $FUNCS; do
+        v=$(awk -v f="$f" '$0 !~ /=>/ && index($0, ":" f " [") { gsub(",", "", $1); s += $1 }
+                          END { print s + 0 }' <<<"$ann")
+        printf ' %s=%s' "$f" "$v"
+    done
+}
+
+# count BUILD REQUESTS TOKENS -> instructions of one smfw run (all threads), then funcs
 count() {
     local out="$work/cg.$RANDOM"
     valgrind --tool=callgrind --callgrind-out-file="$out" --trace-children=no \
@@ -58,7 +74,7 @@ count() {
         --concurrency "$CONC" --request-count "$2" --output-tokens-mean "$3" --workers 1 \
         --dataset synthetic --random-seed 1 -o "$work/run.$RANDOM" -q --report json \
         >/dev/null 2>"$out.err" || { cat "$out.err" >&2; exit 1; }
-    awk '/^summary:/ {print $2}' "$out"
+    echo "$(awk '/^summary:/ {print $2}' "$out")$(funcs "$out")"
 }
 
 measure() { # measure BUILD LABEL
@@ -68,7 +84,8 @@ measure() { # measure BUILD LABEL
     b=$(count "$1" $((2 * N)) "$T")
     start_mock $((2 * T))
     c=$(count "$1" "$N" $((2 * T)))
-    echo "$2 $a $b $c"
+    echo "$2 ${a%% *} ${b%% *} ${c%% *}"
+    echo "$2.funcs ${a#* }|${b#* }|${c#* }"
 }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) (callgrind counts do not depend on it)"
@@ -78,9 +95,14 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) (callgrind counts do
 } >"$work/results"
 "${SMFW_PYTHON:-python3}" - "$work/results" "$N" "$T" "$CONC" "${base:-}" <<'PY'
 import sys
-rows = {}
+rows, funcs = {}, {}
 for line in open(sys.argv[1]):
-    label, a, b, c = line.split()
+    label, rest = line.rstrip("\n").split(" ", 1)
+    if label.endswith(".funcs"):
+        runs = [dict(kv.split("=") for kv in part.split()) for part in rest.split("|")]
+        funcs[label[:-6]] = {f: tuple(int(r.get(f, 0)) for r in runs) for f in runs[0]}
+        continue
+    a, b, c = rest.split()
     rows[label] = (int(a), int(b), int(c))
 n, t, conc, base = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 print(f"callgrind, SageMaker streaming path, concurrency {conc}, N={n} requests, T={t} tokens")
@@ -90,6 +112,8 @@ for label, (a, b, c) in rows.items():
     per_tok = (c - a) / (n * t)
     res[label] = (per_req, per_tok)
     print(f"  {label:5s} instructions/request {per_req:12.0f}   /token {per_tok:10.0f}   (run of {n}: {a:,})")
+    for f, (fa, fb, fc) in funcs.get(label, {}).items():
+        print(f"        {f:22s} /request {(fb - fa) / n:10.0f}   /token {(fc - fa) / (n * t):10.1f}")
 if "base" in res:
     r, k = (res["this"][i] / res["base"][i] for i in range(2))
     print(f"  ratio this/base ({base}): per request x{r:.4f} ({100 * (r - 1):+.2f} %), per token x{k:.4f}")

@@ -17,6 +17,28 @@
 
 #define EMPTY_SHA256 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
+/*
+ * Appends with the fast case inline: the signer reserves its buffer once, so
+ * nearly every append is a copy, not a call through the buffer's growth check.
+ */
+static inline void put(aws_buf *b, const void *data, size_t len) {
+    if (b->data && !b->failed && len < b->cap - b->len) {
+        memcpy(b->data + b->len, data, len);
+        b->len += len;
+        b->data[b->len] = '\0';
+    } else {
+        smfw_buf_append(b, data, len);
+    }
+}
+
+static inline void put_str(aws_buf *b, const char *s) {
+    put(b, s, strlen(s));
+}
+
+static inline void put_char(aws_buf *b, char c) {
+    put(b, &c, 1);
+}
+
 static void to_hex(const unsigned char *in, size_t n, char *out) {
     static const char hex[] = "0123456789abcdef";
     for (size_t i = 0; i < n; i++) {
@@ -26,15 +48,101 @@ static void to_hex(const unsigned char *in, size_t n, char *out) {
     out[2 * n] = '\0';
 }
 
+/*
+ * SHA-256, fetched once. OpenSSL 3's EVP_sha256() one-shots look the
+ * algorithm up in the provider store on every call (locks, property queries):
+ * measurable per signature. NULL when the fetch failed (no default provider);
+ * EVP_sha256() is then used as before.
+ */
+static pthread_once_t algs_once = PTHREAD_ONCE_INIT;
+static EVP_MD *alg_sha256;
+
+static void algs_fetch(void) {
+    alg_sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
+}
+
+static const EVP_MD *sha256_md(void) {
+    pthread_once(&algs_once, algs_fetch);
+    return alg_sha256 ? alg_sha256 : EVP_sha256();
+}
+
 void smfw_sha256_hex(const void *data, size_t len, char out[65]) {
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned int mdlen = 0;
-    EVP_Digest(data ? data : "", len, md, &mdlen, EVP_sha256(), NULL);
+    EVP_Digest(data ? data : "", len, md, &mdlen, sha256_md(), NULL);
     to_hex(md, 32, out);
+}
+
+/*
+ * HMAC-SHA256 (RFC 2104) kept as the two digest states after the key's inner
+ * and outer pad blocks. A key used many times (the signer's cached signing
+ * keys) is padded and hashed once; each MAC then costs two state copies and
+ * the data's own blocks, where HMAC()/EVP_MAC redo the key's two blocks and
+ * allocate a context tree per call.
+ */
+typedef struct hmac_key {
+    EVP_MD_CTX *inner, *outer;
+} hmac_key;
+
+static void hmac_key_free(hmac_key *k) {
+    EVP_MD_CTX_free(k->inner);
+    EVP_MD_CTX_free(k->outer);
+    k->inner = k->outer = NULL;
+}
+
+static int hmac_key_init(hmac_key *k, const void *key, size_t keylen) {
+    const EVP_MD *md = sha256_md();
+    unsigned char block[64], hashed[32];
+    unsigned int hl = 0;
+    k->inner = EVP_MD_CTX_new();
+    k->outer = EVP_MD_CTX_new();
+    int ok = k->inner && k->outer;
+    if (ok && keylen > sizeof block) { /* longer keys are hashed first (RFC 2104) */
+        ok = EVP_Digest(key, keylen, hashed, &hl, md, NULL);
+        key = hashed;
+        keylen = 32;
+    }
+    memset(block, 0, sizeof block);
+    if (ok) memcpy(block, key, keylen);
+    for (size_t i = 0; i < sizeof block; i++) block[i] ^= 0x36;
+    ok = ok && EVP_DigestInit_ex2(k->inner, md, NULL) &&
+         EVP_DigestUpdate(k->inner, block, sizeof block);
+    for (size_t i = 0; i < sizeof block; i++) block[i] ^= 0x36 ^ 0x5c;
+    ok = ok && EVP_DigestInit_ex2(k->outer, md, NULL) &&
+         EVP_DigestUpdate(k->outer, block, sizeof block);
+    OPENSSL_cleanse(block, sizeof block);
+    OPENSSL_cleanse(hashed, sizeof hashed);
+    if (!ok) hmac_key_free(k);
+    return ok ? 0 : -1;
+}
+
+/* Copies of a key's states, for one MAC away from the key's owner (and its lock). */
+static int hmac_key_copy(hmac_key *dst, const hmac_key *src) {
+    dst->inner = EVP_MD_CTX_new();
+    dst->outer = EVP_MD_CTX_new();
+    if (dst->inner && dst->outer && EVP_MD_CTX_copy_ex(dst->inner, src->inner) &&
+        EVP_MD_CTX_copy_ex(dst->outer, src->outer))
+        return 0;
+    hmac_key_free(dst);
+    return -1;
+}
+
+/* Finish a MAC over data with k's states (used up: k is freed); 0 or -1. */
+static int hmac_key_finish(hmac_key *k, const void *data, size_t len, unsigned char out[32]) {
+    unsigned char ih[32];
+    unsigned int l1 = 0, l2 = 0;
+    int ok = EVP_DigestUpdate(k->inner, data, len) && EVP_DigestFinal_ex(k->inner, ih, &l1) &&
+             EVP_DigestUpdate(k->outer, ih, sizeof ih) && EVP_DigestFinal_ex(k->outer, out, &l2) &&
+             l1 == 32 && l2 == 32;
+    OPENSSL_cleanse(ih, sizeof ih);
+    hmac_key_free(k);
+    return ok ? 0 : -1;
 }
 
 static void hmac(const void *key, size_t keylen, const void *data, size_t len,
                  unsigned char out[32]) {
+    hmac_key k;
+    if (hmac_key_init(&k, key, keylen) == 0 && hmac_key_finish(&k, data, len, out) == 0) return;
     unsigned int outlen = 32;
     HMAC(EVP_sha256(), key, (int)keylen, (const unsigned char *)data, len, out, &outlen);
 }
@@ -67,10 +175,37 @@ void aws_sigv4_hmac_hex(const unsigned char key[32], const char *data, size_t le
 }
 
 void smfw_sigv4_format_time(int64_t unix_time, char out[17]) {
-    time_t t = (time_t)unix_time;
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(out, 17, "%Y%m%dT%H%M%SZ", &tm);
+    /* Years 1000..9999 by hand (gmtime_r takes the time-zone lock; strftime reads the locale):
+     * civil date from days since the epoch, after H. Hinnant's days_from_civil inverse. */
+    if (unix_time < -30610224000 || unix_time > 253402300799) {
+        time_t t = (time_t)unix_time;
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(out, 17, "%Y%m%dT%H%M%SZ", &tm);
+        return;
+    }
+    int64_t days = unix_time >= 0 ? unix_time / 86400 : -((-unix_time + 86399) / 86400);
+    int64_t secs = unix_time - days * 86400;
+    int64_t z = days + 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097;                                      /* [0, 146096] */
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365; /* [0, 399] */
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);               /* [0, 365] */
+    int64_t mp = (5 * doy + 2) / 153;                                    /* [0, 11], from March */
+    int mday = (int)(doy - (153 * mp + 2) / 5 + 1);
+    int mon = (int)(mp < 10 ? mp + 3 : mp - 9);
+    int year = (int)(yoe + era * 400 + (mon <= 2));
+    const int v[7] = {
+        year / 100,      year % 100, mon, mday, (int)(secs / 3600), (int)(secs / 60 % 60),
+        (int)(secs % 60)};
+    char *p = out;
+    for (int i = 0; i < 7; i++) {
+        if (i == 4) *p++ = 'T';
+        *p++ = (char)('0' + v[i] / 10);
+        *p++ = (char)('0' + v[i] % 10);
+    }
+    *p++ = 'Z';
+    *p = '\0';
 }
 
 int smfw_sigv4_parse_time(const char *s, int64_t *unix_time) {
@@ -102,8 +237,9 @@ int aws_sigv4_unsignable(const char *lname) {
         "authorization", "cache-control",     "connection", "expect",     "from",
         "keep-alive",    "max-forwards",      "pragma",     "referer",    "te",
         "trailer",       "transfer-encoding", "upgrade",    "user-agent", "x-amzn-trace-id"};
+    /* Compare only names with the same first letter (this runs for every header signed). */
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        if (strcmp(lname, names[i]) == 0) return 1;
+        if (names[i][0] == lname[0] && strcmp(lname, names[i]) == 0) return 1;
     return strncmp(lname, "proxy-", 6) == 0 || strncmp(lname, "sec-", 4) == 0;
 }
 
@@ -113,12 +249,37 @@ const char *aws_sigv4_find_header(const smfw_sigv4_header *hdrs, size_t n, const
     return NULL;
 }
 
+/*
+ * 1 when normalising would give the path back unchanged: it starts with '/'
+ * and no segment is empty, "." or ".." (a trailing '/' is kept, "/" is "/").
+ * The common case, so it skips the segment arrays.
+ */
+static int path_is_normal(const char *path) {
+    if (path[0] != '/') return 0;
+    if (!path[1]) return 1;
+    for (const char *seg = path + 1;;) {
+        const char *end = strchr(seg, '/');
+        size_t l = end ? (size_t)(end - seg) : strlen(seg);
+        if (l == 0) return !end && seg != path + 1; /* only a trailing '/' may end it */
+        if (seg[0] == '.' && (l == 1 || (l == 2 && seg[1] == '.'))) return 0;
+        if (!end) return 1;
+        seg = end + 1;
+    }
+}
+
 void aws_sigv4_canonical_uri(aws_buf *out, const char *path, unsigned flags) {
     if (!path || !*path) path = "/";
     if (flags & SMFW_SIGV4_NO_NORMALIZE_PATH) {
-        if (path[0] != '/') aws_buf_putc(out, '/');
+        if (path[0] != '/') put_char(out, '/');
         if (flags & SMFW_SIGV4_NO_ENCODE_PATH)
-            aws_buf_puts(out, path);
+            put_str(out, path);
+        else
+            aws_buf_uri_encode(out, path, strlen(path), 1);
+        return;
+    }
+    if (path_is_normal(path)) {
+        if (flags & SMFW_SIGV4_NO_ENCODE_PATH)
+            put_str(out, path);
         else
             aws_buf_uri_encode(out, path, strlen(path), 1);
         return;
@@ -147,17 +308,17 @@ void aws_sigv4_canonical_uri(aws_buf *out, const char *path, unsigned flags) {
     }
     aws_buf norm;
     aws_buf_init(&norm);
-    aws_buf_putc(&norm, '/');
+    put_char(&norm, '/');
     for (size_t k = 0; k < nseg; k++) {
-        if (k) aws_buf_putc(&norm, '/');
-        aws_buf_append(&norm, path + seg[2 * k], seg[2 * k + 1]);
+        if (k) put_char(&norm, '/');
+        put(&norm, path + seg[2 * k], seg[2 * k + 1]);
     }
-    if (nseg && path[plen - 1] == '/') aws_buf_putc(&norm, '/');
+    if (nseg && path[plen - 1] == '/') put_char(&norm, '/');
     free(seg);
     if (aws_buf_failed(&norm)) {
         out->failed = 1;
     } else if (flags & SMFW_SIGV4_NO_ENCODE_PATH) {
-        aws_buf_append(out, norm.data, norm.len);
+        put(out, norm.data, norm.len);
     } else {
         aws_buf_uri_encode(out, norm.data, norm.len, 1);
     }
@@ -221,10 +382,10 @@ int aws_sigv4_canonical_query(aws_buf *out, const char *query) {
     if (rc == 0) {
         qsort(pairs, count, sizeof(qpair), qpair_cmp);
         for (size_t i = 0; i < count; i++) {
-            if (i) aws_buf_putc(out, '&');
-            aws_buf_puts(out, pairs[i].name);
-            aws_buf_putc(out, '=');
-            aws_buf_puts(out, pairs[i].value);
+            if (i) put_char(out, '&');
+            put_str(out, pairs[i].name);
+            put_char(out, '=');
+            put_str(out, pairs[i].value);
         }
     }
     for (size_t i = 0; i < count; i++) {
@@ -235,8 +396,12 @@ int aws_sigv4_canonical_query(aws_buf *out, const char *query) {
     return rc;
 }
 
+#define SMALL_HEADERS 16  /* headers sorted on the stack */
+#define SMALL_NAMES   512 /* bytes of their lower-case names */
+
 typedef struct chdr {
-    char *lname;
+    const char *lname; /* lower-cased, NUL-terminated */
+    size_t nlen;       /* strlen(lname) */
     const char *value;
     size_t order;
 } chdr;
@@ -252,85 +417,152 @@ static int is_ws(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-/* Trim and collapse internal whitespace runs to one space. */
+/* Trim and collapse internal whitespace runs to one space (appending runs, not bytes). */
 static void append_header_value(aws_buf *b, const char *v) {
     if (!v) return;
     while (*v && is_ws(*v)) v++;
-    int pending = 0;
-    for (; *v; v++) {
-        if (is_ws(*v)) {
-            pending = 1;
-            continue;
-        }
-        if (pending) aws_buf_putc(b, ' ');
-        pending = 0;
-        aws_buf_putc(b, *v);
+    while (*v) {
+        const char *e = v;
+        while (*e && !is_ws(*e)) e++;
+        put(b, v, (size_t)(e - v));
+        while (*e && is_ws(*e)) e++;
+        if (*e) put_char(b, ' ');
+        v = e;
     }
 }
 
-static char *lower_name(const char *name) {
+/* The name without surrounding whitespace: *len bytes from the returned pointer. */
+static const char *trim_name(const char *name, size_t *len) {
     while (*name && is_ws(*name)) name++;
     size_t n = strlen(name);
     while (n && is_ws(name[n - 1])) n--;
+    *len = n;
+    return name;
+}
+
+/* Lower-case copy of n bytes into dst (n + 1 bytes), NUL-terminated. */
+static void lower_copy(char *dst, const char *src, size_t n) {
+    /* ASCII, as SigV4 (and tolower() in the C locale smfw runs in) defines it. */
+    for (size_t i = 0; i < n; i++) {
+        char c = src[i];
+        dst[i] = c >= 'A' && c <= 'Z' ? (char)(c + ('a' - 'A')) : c;
+    }
+    dst[n] = '\0';
+}
+
+static char *lower_name(const char *name) {
+    size_t n;
+    name = trim_name(name, &n);
     char *l = malloc(n + 1);
     if (!l) return NULL;
-    for (size_t i = 0; i < n; i++) l[i] = (char)tolower((unsigned char)name[i]);
-    l[n] = '\0';
+    lower_copy(l, name, n);
     return l;
+}
+
+/* Append s upper-cased. */
+static void append_upper(aws_buf *b, const char *s) {
+    size_t n = strlen(s);
+    if (aws_buf_reserve(b, n) != 0) return;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        b->data[b->len + i] = c >= 'a' && c <= 'z' ? (char)(c - ('a' - 'A')) : c;
+    }
+    b->len += n;
+    b->data[b->len] = '\0';
 }
 
 int aws_sigv4_canonical_request(aws_buf *creq, aws_buf *signed_headers, const char *method,
                                 const char *path, const char *query, const smfw_sigv4_header *hdrs,
                                 size_t n, const char *payload_hash, unsigned flags) {
-    chdr *h = calloc(n ? n : 1, sizeof(chdr));
+    /* On the stack for a request's usual handful of headers. */
+    chdr h_small[SMALL_HEADERS];
+    char names_small[SMALL_NAMES];
+    chdr *h = n <= SMALL_HEADERS ? h_small : malloc(n * sizeof(chdr));
     if (!h) return -1;
-    int rc = 0;
+    /* Trimmed once: lname first points into the caller's name, then at its lower-case copy. */
+    size_t names_len = 0, values_len = 0;
     for (size_t i = 0; i < n; i++) {
-        h[i].lname = lower_name(hdrs[i].name ? hdrs[i].name : "");
+        h[i].lname = trim_name(hdrs[i].name ? hdrs[i].name : "", &h[i].nlen);
         h[i].value = hdrs[i].value ? hdrs[i].value : "";
         h[i].order = i;
-        if (!h[i].lname) rc = -1;
+        names_len += h[i].nlen + 1;
+        values_len += strlen(h[i].value);
     }
+    char *names = names_len <= SMALL_NAMES ? names_small : malloc(names_len);
+    if (!names) {
+        if (h != h_small) free(h);
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0, off = 0; i < n; i++) {
+        lower_copy(names + off, h[i].lname, h[i].nlen);
+        h[i].lname = names + off;
+        off += h[i].nlen + 1;
+    }
+    /* Room for the whole request at once (it grows only for a long path or query). */
+    aws_buf_reserve(creq, 2 * names_len + values_len + 2 * n + strlen(path ? path : "") + 160);
+    aws_buf_reserve(signed_headers, names_len);
     if (rc == 0) {
-        qsort(h, n, sizeof(chdr), chdr_cmp);
-        for (const char *m = method; *m; m++) aws_buf_putc(creq, (char)toupper((unsigned char)*m));
-        aws_buf_putc(creq, '\n');
+        if (n <= SMALL_HEADERS) {
+            /* Insertion sort: no qsort set-up for a handful (chdr_cmp's order is total). */
+            for (size_t i = 1; i < n; i++) {
+                chdr x = h[i];
+                size_t j = i;
+                for (; j > 0 && chdr_cmp(&h[j - 1], &x) > 0; j--) h[j] = h[j - 1];
+                h[j] = x;
+            }
+        } else {
+            qsort(h, n, sizeof(chdr), chdr_cmp);
+        }
+        append_upper(creq, method);
+        put_char(creq, '\n');
         aws_sigv4_canonical_uri(creq, path, flags);
-        aws_buf_putc(creq, '\n');
+        put_char(creq, '\n');
         if (aws_sigv4_canonical_query(creq, query) != 0) rc = -1;
-        aws_buf_putc(creq, '\n');
+        put_char(creq, '\n');
         for (size_t i = 0; i < n; i++) {
-            int same = i > 0 && strcmp(h[i].lname, h[i - 1].lname) == 0;
+            int same = i > 0 && h[i].nlen == h[i - 1].nlen &&
+                       memcmp(h[i].lname, h[i - 1].lname, h[i].nlen) == 0;
             if (same) {
-                aws_buf_putc(creq, ',');
+                put_char(creq, ',');
             } else {
-                if (i > 0) aws_buf_putc(creq, '\n');
-                aws_buf_puts(creq, h[i].lname);
-                aws_buf_putc(creq, ':');
-                if (signed_headers->len) aws_buf_putc(signed_headers, ';');
-                aws_buf_puts(signed_headers, h[i].lname);
+                if (i > 0) put_char(creq, '\n');
+                put(creq, h[i].lname, h[i].nlen);
+                put_char(creq, ':');
+                if (signed_headers->len) put_char(signed_headers, ';');
+                put(signed_headers, h[i].lname, h[i].nlen);
             }
             append_header_value(creq, h[i].value);
         }
-        if (n) aws_buf_putc(creq, '\n');
-        aws_buf_putc(creq, '\n');
+        if (n) put_char(creq, '\n');
+        put_char(creq, '\n');
         aws_buf_reserve(signed_headers, 0);
-        aws_buf_puts(creq, signed_headers->data ? signed_headers->data : "");
-        aws_buf_putc(creq, '\n');
-        aws_buf_puts(creq, payload_hash);
+        if (signed_headers->data) put(creq, signed_headers->data, signed_headers->len);
+        put_char(creq, '\n');
+        put_str(creq, payload_hash);
     }
-    for (size_t i = 0; i < n; i++) free(h[i].lname);
-    free(h);
+    if (names != names_small) free(names);
+    if (h != h_small) free(h);
     if (aws_buf_failed(creq) || aws_buf_failed(signed_headers)) rc = -1;
     return rc;
 }
 
 void aws_sigv4_string_to_sign(aws_buf *out, const char *amz_date, const char *region,
                               const char *service, const char *canonical_request, size_t creq_len) {
+    /* Hashed before out grows: the canonical request may live in out itself (the signer). */
     char hash[65];
     smfw_sha256_hex(canonical_request, creq_len, hash);
-    aws_buf_printf(out, "AWS4-HMAC-SHA256\n%s\n%.8s/%s/%s/aws4_request\n%s", amz_date, amz_date,
-                   region, service, hash);
+    aws_buf_reserve(out, 17 + strlen(amz_date) + 9 + strlen(region) + strlen(service) + 15 + 64);
+    put(out, "AWS4-HMAC-SHA256\n", 17);
+    put_str(out, amz_date);
+    put_char(out, '\n');
+    put(out, amz_date, strnlen(amz_date, 8));
+    put_char(out, '/');
+    put_str(out, region);
+    put_char(out, '/');
+    put_str(out, service);
+    put(out, "/aws4_request\n", 14);
+    put(out, hash, 64);
 }
 
 /* ---- signer ---- */
@@ -341,6 +573,7 @@ typedef struct key_slot {
     char date[9];
     char *secret;
     unsigned char key[32];
+    hmac_key mac; /* key's HMAC states (NULLs if OpenSSL refused): copied per signature */
     unsigned long used;
 } key_slot;
 
@@ -380,6 +613,7 @@ void smfw_sigv4_signer_free(smfw_sigv4_signer *s) {
             OPENSSL_cleanse(s->slots[i].secret, strlen(s->slots[i].secret));
             free(s->slots[i].secret);
         }
+        hmac_key_free(&s->slots[i].mac);
     }
     OPENSSL_cleanse(s->slots, sizeof(s->slots));
     if (s->region) pthread_mutex_destroy(&s->lock);
@@ -396,36 +630,60 @@ const char *smfw_sigv4_signer_service(const smfw_sigv4_signer *s) {
     return s->service;
 }
 
-/* Signing key for (secret, date): from the cache, or derived and cached. */
-static void signer_key(smfw_sigv4_signer *s, const char *secret, const char *date8,
-                       unsigned char key[32]) {
+/*
+ * Hex signature of the string to sign with the signing key of (secret, date).
+ * The key, and its HMAC states (hmac_key), come from the cache or are derived
+ * and cached: a signature then costs two state copies and the hashing of the
+ * string to sign, not the four-HMAC key chain and the key's own two blocks.
+ */
+static void signer_sign(smfw_sigv4_signer *s, const char *secret, const char *date8,
+                        const char *sts, size_t sts_len, char out[65]) {
+    unsigned char key[32], md[32];
+    hmac_key mine = {NULL, NULL};
+    int found = 0, have = 0;
     pthread_mutex_lock(&s->lock);
     key_slot *victim = &s->slots[0];
     for (int i = 0; i < KEY_CACHE_SLOTS; i++) {
         key_slot *k = &s->slots[i];
         if (k->secret && strcmp(k->date, date8) == 0 && strcmp(k->secret, secret) == 0) {
             memcpy(key, k->key, 32);
+            have = k->mac.inner && hmac_key_copy(&mine, &k->mac) == 0;
             k->used = ++s->tick;
-            pthread_mutex_unlock(&s->lock);
-            return;
+            found = 1;
+            break;
         }
         if (k->used < victim->used) victim = k;
     }
     pthread_mutex_unlock(&s->lock);
-    aws_sigv4_signing_key(secret, date8, s->region, s->service, key);
-    char *copy = strdup(secret);
-    if (!copy) return;
-    pthread_mutex_lock(&s->lock);
-    if (victim->secret) {
-        OPENSSL_cleanse(victim->secret, strlen(victim->secret));
-        free(victim->secret);
+    if (!found) {
+        aws_sigv4_signing_key(secret, date8, s->region, s->service, key);
+        hmac_key keyed = {NULL, NULL};
+        if (hmac_key_init(&keyed, key, 32) == 0) have = hmac_key_copy(&mine, &keyed) == 0;
+        char *copy = strdup(secret);
+        if (copy) {
+            pthread_mutex_lock(&s->lock);
+            if (victim->secret) {
+                OPENSSL_cleanse(victim->secret, strlen(victim->secret));
+                free(victim->secret);
+            }
+            hmac_key_free(&victim->mac);
+            victim->secret = copy;
+            memcpy(victim->date, date8, 8);
+            victim->date[8] = '\0';
+            memcpy(victim->key, key, 32);
+            victim->mac = keyed;
+            victim->used = ++s->tick;
+            pthread_mutex_unlock(&s->lock);
+        } else {
+            hmac_key_free(&keyed);
+        }
     }
-    victim->secret = copy;
-    memcpy(victim->date, date8, 8);
-    victim->date[8] = '\0';
-    memcpy(victim->key, key, 32);
-    victim->used = ++s->tick;
-    pthread_mutex_unlock(&s->lock);
+    if (have && hmac_key_finish(&mine, sts, sts_len, md) == 0)
+        to_hex(md, 32, out);
+    else
+        aws_sigv4_hmac_hex(key, sts, sts_len, out);
+    OPENSSL_cleanse(key, sizeof(key));
+    OPENSSL_cleanse(md, sizeof(md));
 }
 
 void smfw_sigv4_signature_free(smfw_sigv4_signature *sig) {
@@ -461,20 +719,28 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
 
     /* Headers to sign: the request's, minus generated and hop-by-hop ones, plus ours. */
     size_t n = 0, cap = req->header_count + 3;
-    smfw_sigv4_header *hs = calloc(cap, sizeof(*hs));
+    smfw_sigv4_header hs_small[SMALL_HEADERS];
+    smfw_sigv4_header *hs = cap <= SMALL_HEADERS ? hs_small : calloc(cap, sizeof(*hs));
     if (!hs) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory signing a request");
     for (size_t i = 0; i < req->header_count; i++) {
         const char *name = req->headers[i].name;
         if (!name) continue;
-        char *l = lower_name(name);
+        /* Lower-cased on the stack: every header name we know of is short. */
+        char small[64], *l = small;
+        size_t len;
+        const char *trimmed = trim_name(name, &len);
+        if (len < sizeof small)
+            lower_copy(small, trimmed, len);
+        else
+            l = lower_name(name);
         if (!l) {
-            free(hs);
+            if (hs != hs_small) free(hs);
             return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory signing a request");
         }
         int skip = aws_sigv4_unsignable(l) || strcmp(l, "x-amz-date") == 0 ||
                    strcmp(l, "date") == 0 || (token && strcmp(l, "x-amz-security-token") == 0) ||
                    ((flags & SMFW_SIGV4_CONTENT_SHA256) && strcmp(l, "x-amz-content-sha256") == 0);
-        free(l);
+        if (l != small) free(l);
         if (!skip) hs[n++] = req->headers[i];
     }
     hs[n++] = (smfw_sigv4_header){"X-Amz-Date", out->amz_date};
@@ -483,70 +749,86 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
     if (flags & SMFW_SIGV4_CONTENT_SHA256)
         hs[n++] = (smfw_sigv4_header){"X-Amz-Content-SHA256", out->payload_hash};
 
-    aws_buf creq, sh, all;
-    aws_buf_init(&creq);
+    /*
+     * One storage block, built in place: canonical request, string to sign,
+     * Authorization, then the header lines. Reserved once for the usual sizes.
+     */
+    const char *akid = creds->access_key_id;
+    aws_buf sh, all;
     aws_buf_init(&sh);
     aws_buf_init(&all);
-    int rc = aws_sigv4_canonical_request(&creq, &sh, req->method ? req->method : "GET", req->path,
+    /* 1.5 KB holds a SageMaker request's whole block; longer paths, queries, tokens grow it. */
+    aws_buf_reserve(&all, 1536 + (token ? strlen(token) : 0));
+    size_t off_creq = 0;
+    int rc = aws_sigv4_canonical_request(&all, &sh, req->method ? req->method : "GET", req->path,
                                          req->query, hs, n, out->payload_hash, flags);
-    free(hs);
+    if (hs != hs_small) free(hs);
     if (rc != 0) {
-        aws_buf_free(&creq);
+        aws_buf_free(&all);
         aws_buf_free(&sh);
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory signing a request");
     }
-    aws_buf sts;
-    aws_buf_init(&sts);
-    aws_sigv4_string_to_sign(&sts, out->amz_date, s->region, s->service, creq.data, creq.len);
-    unsigned char key[32];
+    size_t creq_len = all.len;
+    put_char(&all, '\0');
+    size_t off_sts = all.len;
+    if (!aws_buf_failed(&all))
+        aws_sigv4_string_to_sign(&all, out->amz_date, s->region, s->service, all.data + off_creq,
+                                 creq_len);
     char date8[9];
     memcpy(date8, out->amz_date, 8);
     date8[8] = '\0';
-    signer_key(s, creds->secret_access_key, date8, key);
-    if (!aws_buf_failed(&sts)) aws_sigv4_hmac_hex(key, sts.data, sts.len, out->signature);
-    OPENSSL_cleanse(key, sizeof(key));
-
-    /* One storage block: creq, sts, authorization, then the header lines. */
-    size_t off_creq = 0;
-    aws_buf_append(&all, creq.data, creq.len);
-    aws_buf_putc(&all, '\0');
-    size_t off_sts = all.len;
-    aws_buf_append(&all, sts.data, sts.len);
-    aws_buf_putc(&all, '\0');
+    if (!aws_buf_failed(&all))
+        signer_sign(s, creds->secret_access_key, date8, all.data + off_sts, all.len - off_sts,
+                    out->signature);
+    put_char(&all, '\0');
+    const char *shd = sh.data ? sh.data : "";
     size_t off_auth = all.len;
-    aws_buf_printf(&all,
-                   "AWS4-HMAC-SHA256 Credential=%s/%s/%s/%s/aws4_request, SignedHeaders=%s, "
-                   "Signature=%s",
-                   creds->access_key_id, date8, s->region, s->service, sh.data, out->signature);
-    aws_buf_putc(&all, '\0');
+    put_str(&all, "AWS4-HMAC-SHA256 Credential=");
+    put_str(&all, akid);
+    put_char(&all, '/');
+    put_str(&all, date8);
+    put_char(&all, '/');
+    put_str(&all, s->region);
+    put_char(&all, '/');
+    put_str(&all, s->service);
+    put_str(&all, "/aws4_request, SignedHeaders=");
+    put_str(&all, shd);
+    put_str(&all, ", Signature=");
+    put_str(&all, out->signature);
+    put_char(&all, '\0');
     const char *names[SMFW_SIGV4_MAX_ADDED];
     size_t values_off[SMFW_SIGV4_MAX_ADDED], lines_off[SMFW_SIGV4_MAX_ADDED];
     size_t k = 0;
+    const char *values[SMFW_SIGV4_MAX_ADDED]; /* NULL: the Authorization written above */
+    values[k] = out->amz_date;
     names[k++] = "X-Amz-Date";
-    if (token) names[k++] = "X-Amz-Security-Token";
-    if (flags & SMFW_SIGV4_CONTENT_SHA256) names[k++] = "X-Amz-Content-SHA256";
+    if (token) {
+        values[k] = token;
+        names[k++] = "X-Amz-Security-Token";
+    }
+    if (flags & SMFW_SIGV4_CONTENT_SHA256) {
+        values[k] = out->payload_hash;
+        names[k++] = "X-Amz-Content-SHA256";
+    }
+    values[k] = NULL;
     names[k++] = "Authorization";
     for (size_t i = 0; i < k; i++) {
-        const char *v = strcmp(names[i], "X-Amz-Date") == 0             ? out->amz_date
-                        : strcmp(names[i], "X-Amz-Security-Token") == 0 ? token
-                        : strcmp(names[i], "X-Amz-Content-SHA256") == 0 ? out->payload_hash
-                                                                        : NULL;
+        const char *v = values[i];
         lines_off[i] = all.len;
-        aws_buf_printf(&all, "%s: ", names[i]);
+        put_str(&all, names[i]);
+        put(&all, ": ", 2);
         values_off[i] = all.len;
         if (v) {
-            aws_buf_puts(&all, v);
+            put_str(&all, v);
         } else if (!aws_buf_failed(&all)) {
             /* Copy from our own buffer: reserve first so the source cannot move. */
             size_t alen = strlen(all.data + off_auth);
-            if (aws_buf_reserve(&all, alen) == 0) aws_buf_append(&all, all.data + off_auth, alen);
+            if (aws_buf_reserve(&all, alen) == 0) put(&all, all.data + off_auth, alen);
         }
-        aws_buf_putc(&all, '\0');
+        put_char(&all, '\0');
     }
-    int failed = aws_buf_failed(&all) || aws_buf_failed(&sts);
-    aws_buf_free(&creq);
+    int failed = aws_buf_failed(&all) || aws_buf_failed(&sh);
     aws_buf_free(&sh);
-    aws_buf_free(&sts);
     if (failed) {
         aws_buf_free(&all);
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory signing a request");
