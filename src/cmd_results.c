@@ -6,7 +6,7 @@
  * prefix holding one), --job NAME, or by default the newest benchmark job
  * of the account and region. Downloads and extracts (safely) when needed,
  * prints the bundle's file tree with a note for each known file, then the
- * headline numbers and the validity verdict of each run; --report runs the
+ * summary (smfw_run_summary_print) and validity verdict of each run; --report runs the
  * reporters on it. Exit 3 when a run failed its validity gate.
  */
 #include <dirent.h>
