@@ -110,22 +110,12 @@ static int merge_main(int argc, char **argv) {
         goto done;
     }
     if (cli.verbosity >= 0) {
-        fprintf(stdout, "%s\n", rep.description);
-        const smfw_stats *s = merged->stats;
-        if (s[SMFW_M_OUTPUT_TOKEN_THROUGHPUT].present)
-            fprintf(stdout, "  output token throughput  %.2f tokens/sec\n",
-                    s[SMFW_M_OUTPUT_TOKEN_THROUGHPUT].avg);
-        if (s[SMFW_M_REQUEST_THROUGHPUT].present)
-            fprintf(stdout, "  request throughput       %.2f requests/sec\n",
-                    s[SMFW_M_REQUEST_THROUGHPUT].avg);
-        if (s[SMFW_M_TIME_TO_FIRST_TOKEN].present)
-            fprintf(stdout, "  TTFT p50 / p95           %.2f / %.2f ms\n",
-                    s[SMFW_M_TIME_TO_FIRST_TOKEN].p[4], s[SMFW_M_TIME_TO_FIRST_TOKEN].p[7]);
-        if (s[SMFW_M_REQUEST_LATENCY].present)
-            fprintf(stdout, "  request latency p50 / p95 %.2f / %.2f ms\n",
-                    s[SMFW_M_REQUEST_LATENCY].p[4], s[SMFW_M_REQUEST_LATENCY].p[7]);
-        fprintf(stdout, "  results: %s\n", out_dir);
-    }
+        smfw_run_summary_options so = {0};
+        so.description = rep.description;
+        so.results_dir = out_dir;
+        smfw_run_summary_print(stdout, merged, &so);
+    } else
+        printf("%s\n", out_dir); /* -q: scripts still find the folder, as after `smfw run` */
     rc = 0;
 done:
     smfw_results_free(merged);

@@ -6,7 +6,7 @@
  * prefix holding one), --job NAME, or by default the newest benchmark job
  * of the account and region. Downloads and extracts (safely) when needed,
  * prints the bundle's file tree with a note for each known file, then the
- * headline numbers and the validity verdict of each run; --report runs the
+ * summary (smfw_run_summary_print) and validity verdict of each run; --report runs the
  * reporters on it. Exit 3 when a run failed its validity gate.
  */
 #include <dirent.h>
@@ -705,7 +705,11 @@ static int results_main(int argc, char **argv) {
             smfw_results_free(r);
             continue;
         }
-        if (smfw_bundle_print_headline(r, title, gate, stdout)) failed_gate = 1;
+        smfw_run_summary_options so = {0};
+        so.title = title;
+        so.has_gate = 1;
+        so.gate = gate;
+        if (smfw_run_summary_print(stdout, r, &so) == SMFW_RUN_VERDICT_FAILED) failed_gate = 1;
         if (report_dir) {
             char sub[4400];
             if (n_runs > 1) {
@@ -749,10 +753,11 @@ const smfw_command smfw_command_results = {
     "results", "present a finished run: bundle files, headline numbers, validity",
     "Usage: smfw results [--job NAME | --s3 S3URI | --local DIR] [--report[=LIST]] [options]\n\n"
     "Presents a finished benchmark: the bundle's files with a note for each known one, then\n"
-    "output token throughput, per-user throughput, TTFT, ITL, request latency, request\n"
-    "throughput, valid/invalid requests, duration and the validity verdict (one block per\n"
-    "level of a concurrency-list run). --local reads a folder offline (an extracted AIPerf\n"
-    "bundle or a direct run's output); --job and --s3 download and safely extract the bundle\n"
+    "the run's summary as `smfw run` prints it: TTFT, ITL, request latency, per-user\n"
+    "throughput and sequence lengths (avg/p50/p90/p99), throughputs, request and error\n"
+    "counts, duration and the validity verdict (one block per level of a concurrency-list\n"
+    "run). --local reads a folder offline (an extracted AIPerf bundle or a direct run's\n"
+    "output); --job and --s3 download and safely extract the bundle\n"
     "first (into -o DIR or ./smfw-results/<job>-<id>/, reused while the object's bucket, key,\n"
     "ETag and the job's ARN are the same). Without a source\n"
     "the newest benchmark job of the account and region is shown. Exit 3 when a run failed\n"

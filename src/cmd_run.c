@@ -9,49 +9,6 @@
 
 extern const smfw_command smfw_command_run;
 
-static void print_summary(const smfw_results *r, const char *dir, smfw_status st) {
-    const smfw_stats *s = r->stats;
-    if (!s[SMFW_M_REQUEST_COUNT].present && !s[SMFW_M_ERROR_REQUEST_COUNT].present) return;
-    fprintf(stdout, "\n%s\n", r->info.target ? r->info.target : "benchmark results");
-    fprintf(stdout, "  %-52s %10s %10s %10s %10s\n", "metric", "avg", "p50", "p90", "p99");
-    static const smfw_metric_id rows[] = {
-        SMFW_M_TIME_TO_FIRST_TOKEN,    SMFW_M_INTER_TOKEN_LATENCY,
-        SMFW_M_REQUEST_LATENCY,        SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER,
-        SMFW_M_OUTPUT_SEQUENCE_LENGTH, SMFW_M_INPUT_SEQUENCE_LENGTH};
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        const smfw_stats *x = &s[rows[i]];
-        if (!x->present) continue;
-        const smfw_metric_info *mi = smfw_metric_get(rows[i]);
-        char label[96];
-        snprintf(label, sizeof label, "%s (%s)", mi->header, mi->display_unit);
-        fprintf(stdout, "  %-52s %10.2f %10.2f %10.2f %10.2f\n", label, x->avg, x->p[4], x->p[6],
-                x->p[8]);
-    }
-    static const smfw_metric_id singles[] = {SMFW_M_OUTPUT_TOKEN_THROUGHPUT,
-                                             SMFW_M_REQUEST_THROUGHPUT, SMFW_M_REQUEST_COUNT,
-                                             SMFW_M_ERROR_REQUEST_COUNT, SMFW_M_BENCHMARK_DURATION};
-    for (size_t i = 0; i < sizeof singles / sizeof singles[0]; i++) {
-        const smfw_stats *x = &s[singles[i]];
-        if (!x->present) continue;
-        const smfw_metric_info *mi = smfw_metric_get(singles[i]);
-        char label[96];
-        snprintf(label, sizeof label, "%s (%s)", mi->header, mi->display_unit);
-        fprintf(stdout, "  %-52s %10.2f\n", label, x->avg);
-    }
-    if (st == SMFW_ERR_CANCELLED)
-        fprintf(stdout, "  validity: not judged - the run was interrupted\n");
-    else if (smfw_status_exit_code(st) == 2)
-        fprintf(stdout, "  validity: not judged - the run was stopped before it measured "
-                        "anything (see the error above)\n");
-    else if (r->info.gate_tripped)
-        fprintf(stdout, "  validity: FAILED - %s\n",
-                r->info.failure_reason ? r->info.failure_reason : "error rate above the gate");
-    else
-        fprintf(stdout, "  validity: passed (error rate %.2f%%, gate %.2f%%)\n",
-                smfw_results_error_rate(r) * 100.0, r->info.max_error_rate * 100.0);
-    if (dir) fprintf(stdout, "  results: %s\n", dir);
-}
-
 typedef struct run_args {
     int cloudwatch;
     double cloudwatch_wait_s;
@@ -106,7 +63,15 @@ static int run_main(int argc, char **argv) {
     smfw_error_clear(&err);
     smfw_status st = smfw_run_execute(cli.reg, cli.cfg, &opts, &results, &dir, &err);
     smfw_cli_progress_end();
-    if (results && cli.verbosity >= 0) print_summary(results, dir, st);
+    /* Nothing measured (stopped during setup): the error says why; no summary. */
+    if (results && cli.verbosity >= 0 &&
+        (results->stats[SMFW_M_REQUEST_COUNT].present ||
+         results->stats[SMFW_M_ERROR_REQUEST_COUNT].present)) {
+        smfw_run_summary_options so = {0};
+        so.status = st;
+        so.results_dir = dir;
+        smfw_run_summary_print(stdout, results, &so);
+    }
     if (cli.verbosity < 0 && dir) printf("%s\n", dir); /* -q: scripts still find the folder */
     if (args.cloudwatch && results && dir && st != SMFW_ERR_CANCELLED) {
         int64_t start = results->info.start_wall_ns, end = results->info.end_wall_ns;

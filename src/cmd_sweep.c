@@ -507,6 +507,16 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
             free(dir);
             int have = r && (r->stats[SMFW_M_REQUEST_COUNT].present ||
                              r->stats[SMFW_M_ERROR_REQUEST_COUNT].present);
+            if (have && cli->verbosity >= 0) {
+                char title[128];
+                snprintf(title, sizeof title, "Results at %s %s",
+                         is_rate ? "request rate" : "concurrency", value);
+                smfw_run_summary_options so = {0};
+                so.title = title;
+                so.status = st;
+                so.results_dir = sub;
+                smfw_run_summary_print(stdout, r, &so);
+            }
             if (have && st == SMFW_ERR_CANCELLED) {
                 /* A level cut short is not that level's behaviour: keep its folder, mark it,
                  * and leave it out of the analysis so it is never recommended. */
@@ -522,7 +532,7 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
                 }
                 if (cli->verbosity >= 0)
                     fprintf(stdout,
-                            "   partial: interrupted after %zu requests; kept in %s, left out of "
+                            "  partial: interrupted after %zu requests; kept in %s, left out of "
                             "the analysis\n",
                             r->n_records, sub);
                 smfw_results_free(r);
@@ -532,14 +542,6 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
                 smfw_sweep_point_from_results(r, levels[i], &s->points[s->n]);
                 s->n++;
                 sent += (int64_t)r->n_records + warm;
-                if (cli->verbosity >= 0)
-                    fprintf(stdout,
-                            "   %.1f output tokens/s, %.3g requests/s, TTFT p95 %.1f ms, "
-                            "%llu errors%s\n",
-                            s->points[s->n - 1].output_tps, s->points[s->n - 1].request_tps,
-                            s->points[s->n - 1].ttft_p95_ms,
-                            (unsigned long long)s->points[s->n - 1].errors,
-                            st == SMFW_ERR_VALIDITY ? " (validity gate tripped)" : "");
             } else {
                 smfw_results_free(r);
             }

@@ -169,6 +169,41 @@ SMFW_API smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_confi
                                       const smfw_run_options *opts, smfw_results **out,
                                       char **out_dir, smfw_error *err);
 
+/* ---- the console summary of one run ----------------------------------- */
+
+/** The validity verdict a console summary printed. */
+typedef enum smfw_run_verdict {
+    SMFW_RUN_VERDICT_PASSED = 0,    /**< error rate within the gate */
+    SMFW_RUN_VERDICT_FAILED = 1,    /**< the gate tripped (or the error rate is above it) */
+    SMFW_RUN_VERDICT_NOT_JUDGED = 2 /**< interrupted, stopped before measuring, or empty */
+} smfw_run_verdict;
+
+/** What differs between the commands that print a summary; all-zero is a plain run. */
+typedef struct smfw_run_summary_options {
+    const char *title; /**< first line; NULL: the run's target ("benchmark results") */
+    const char
+        *description;   /**< one line under the title (merge's "merged 3 parts: ..."), or NULL */
+    int has_gate;       /**< 1: judge against `gate`; 0: the run's info.max_error_rate */
+    double gate;        /**< maximum error rate, a fraction (0.01 = 1 %) */
+    smfw_status status; /**< how the run ended: CANCELLED or an exit-2 status is "not judged" */
+    const char *results_dir; /**< printed as "results: DIR" last; NULL: not printed */
+} smfw_run_summary_options;
+
+/**
+ * Print the one console summary of a run that every command uses (`smfw run`, `sweep`
+ * per level, `merge`, `results` per bundle run, the managed backend's levels): a blank
+ * line, the title, the description and "target: T" (when a title is given), the
+ * distribution rows (avg p50 p90 p99 under the metric table's header and display unit:
+ * TTFT, ITL, request latency, per-user throughput, OSL, ISL), the single-value rows
+ * (output token and request throughput, goodput, request and error counts, duration),
+ * the validity verdict and the results folder. Numbers have two decimals, straight from
+ * the aggregates; a metric the run lacks has no row, a missing percentile shows "-".
+ * Title, description, target, failure reason and folder are written through
+ * smfw_term_write() (bundle text is untrusted). opts may be NULL. Returns the verdict.
+ */
+SMFW_API smfw_run_verdict smfw_run_summary_print(FILE *out, const smfw_results *r,
+                                                 const smfw_run_summary_options *opts);
+
 /**
  * Load the prompts of the dataset plugin named by dataset settings into a
  * sampled set (every bad record reported before anything is sent).

@@ -99,13 +99,10 @@ SMFW_API smfw_status smfw_bundle_find_runs(const char *dir, smfw_bundle_run **ou
                                            smfw_error *err);
 
 /**
- * Print the headline numbers of one run to `out` under `title`, as
- * `smfw results` shows each run of a bundle: output token throughput,
- * per-user throughput, TTFT, ITL and request latency (avg, p50, p90, p99),
- * request throughput, valid/invalid requests, benchmark duration (two
- * decimals, straight from the aggregates) and the validity verdict against
- * `gate` (a fraction, e.g. 0.01). Returns 1 when the run failed its
- * validity gate (info.gate_tripped, or an error rate above `gate`), else 0.
+ * Print the console summary of one run (smfw_run_summary_print() in app.h) to `out`
+ * under `title`, judged against `gate` (a fraction, e.g. 0.01), as the managed
+ * backend prints each level of a bundle. Returns 1 when the run failed its validity
+ * gate (info.gate_tripped, or an error rate above `gate`), else 0.
  */
 SMFW_API int smfw_bundle_print_headline(const smfw_results *r, const char *title, double gate,
                                         FILE *out);

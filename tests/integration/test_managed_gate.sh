@@ -54,7 +54,7 @@ set -e
 [ "$rc_job" -eq 3 ] || fail "results --job: exit $rc_job" res-job.out res-job.err
 check_numbers res-local gate1/bundle/output/profile_export_aiperf.json
 check_numbers res-job fetched/bundle/output/profile_export_aiperf.json
-grep -q "Validity: FAILED" res-local.out || fail "results --local verdict" res-local.out
+grep -q "validity: FAILED" res-local.out || fail "results --local verdict" res-local.out
 grep -qF "  FailureReason: $(cat reason.txt)" res-job.out || fail "results --job reason" res-job.out
 cmp -s gate1/output.tar.gz fetched/output.tar.gz || fail "results --job fetched another bundle"
 
@@ -63,7 +63,7 @@ managed gate2 --endpoint mock-endpoint --request-count 60 --concurrency 1,2 --ru
 expect_rc 3 gate2
 check_numbers gate2 gate2/bundle/output/concurrency_1/profile_export_aiperf.json \
     gate2/bundle/output/concurrency_2/profile_export_aiperf.json
-[ "$(grep -c "Validity: FAILED" gate2.out)" -eq 2 ] || fail "level verdicts" gate2.out
+[ "$(grep -c "validity: FAILED" gate2.out)" -eq 2 ] || fail "level verdicts" gate2.out
 grep -q "failed its validity gate: AlgorithmError: Benchmark error rate .* at concurrency 1" gate2.err ||
     fail "list reason" gate2.err
 

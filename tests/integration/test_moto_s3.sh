@@ -116,11 +116,13 @@ m = json.load(open(sys.argv[1]))
 out = open(sys.argv[2]).read()
 def line(label):
     return next(l for l in out.splitlines() if l.strip().startswith(label))
-got = float(re.search(r"\s(-?[0-9.]+) ", line("Output token throughput") + " ").group(1))
-assert abs(got - m["output_token_throughput"]["avg"]) <= 0.005, (got, m["output_token_throughput"])
-ttft = line("Time to first token")
-for stat in ("avg", "p50", "p90", "p99"):
-    v = float(re.search(r"\b" + stat + r" (-?[0-9.]+)", ttft).group(1))
+def values(label):  # "  <Header> (<unit>)   avg [p50 p90 p99]"
+    return [float(v) for v in re.findall(r"-?[0-9]+\.[0-9]+", line(label).split(")", 1)[1])]
+got = values("Output Token Throughput (")
+assert len(got) == 1 and abs(got[0] - m["output_token_throughput"]["avg"]) <= 0.005, (got, m["output_token_throughput"])
+ttft = values("Time to First Token (")
+assert len(ttft) == 4, line("Time to First Token (")
+for stat, v in zip(("avg", "p50", "p90", "p99"), ttft):
     assert abs(v - m["time_to_first_token"][stat]) <= 0.005, (stat, v, m["time_to_first_token"])
 print("results --s3: numbers equal to the bundle JSON")
 PY

@@ -41,27 +41,32 @@ for block, d in zip(blocks, dirs):
         global checked
         assert abs(num(printed) - want) <= 0.005 + 1e-9 * abs(want), f"{d} {what}: printed {printed}, JSON {want}"
         checked += 1
-    singles = {"Output token throughput": "output_token_throughput",
-               "Request throughput": "request_throughput",
-               "Benchmark duration": "benchmark_duration"}
+    def values(label):
+        # "  <Header> (<unit>)   avg [p50 p90 p99]" (smfw_run_summary_print)
+        return re.findall(r"-?[0-9]+\.[0-9]+", line(label).split(")", 1)[1])
+    singles = {"Output Token Throughput (": "output_token_throughput",
+               "Request Throughput (": "request_throughput",
+               "Benchmark Duration (": "benchmark_duration"}
     for label, tag in singles.items():
-        got = re.search(r"\s(-?[0-9.]+) ", line(label) + " ").group(1)
-        same(got, m[tag]["avg"], tag)
-    dists = {"Per-user output throughput": "output_token_throughput_per_user",
-             "Time to first token": "time_to_first_token",
-             "Inter-token latency": "inter_token_latency",
-             "Request latency": "request_latency"}
+        got = values(label)
+        assert len(got) == 1, f"{d}: {label!r} is not one value: {line(label)!r}"
+        same(got[0], m[tag]["avg"], tag)
+    dists = {"Output Token Throughput Per User (": "output_token_throughput_per_user",
+             "Time to First Token (": "time_to_first_token",
+             "Inter Token Latency (": "inter_token_latency",
+             "Request Latency (": "request_latency"}
     for label, tag in dists.items():
-        l = line(label)
-        for stat in ("avg", "p50", "p90", "p99"):
-            mm = re.search(r"\b" + stat + r" (-?[0-9.]+)", l)
-            assert mm, f"{d}: {stat} missing in {l!r}"
-            same(mm.group(1), m[tag][stat], f"{tag}.{stat}")
+        got = values(label)
+        assert len(got) == 4, f"{d}: avg p50 p90 p99 missing in {line(label)!r}"
+        for stat, v in zip(("avg", "p50", "p90", "p99"), got):
+            same(v, m[tag][stat], f"{tag}.{stat}")
     valid = int(m["request_count"]["avg"])
     invalid = int(m["error_request_count"]["avg"]) if m.get("error_request_count") else 0
-    assert f"valid {valid}, invalid {invalid}" in line("Requests"), line("Requests")
+    assert float(values("Request Count (")[0]) == valid, line("Request Count (")
+    if m.get("error_request_count"):
+        assert float(values("Error Request Count (")[0]) == invalid, line("Error Request Count (")
     rate = invalid / (valid + invalid)
-    verdict = line("Validity")
+    verdict = line("validity:")
     import os
     tripped = rate > 0.01 or os.path.exists(d + "/failure_reason.txt")
     assert ("FAILED" in verdict) == tripped, verdict
@@ -105,7 +110,7 @@ rc=$?
 set -e
 [ "$rc" -eq 3 ] || { echo "nested bundle: exit $rc, want 3"; cat nested.txt; exit 1; }
 check nested.txt "bundle/output/concurrency_1" "bundle/output/concurrency_2"
-grep -q "validity gate tripped: Benchmark failed: 4.2% of requests were invalid" nested.txt
+grep -q "validity: FAILED - Benchmark failed: 4.2% of requests were invalid" nested.txt
 grep -q "summary.txt .*list of generated plots" nested.txt
 
 # 5. --report runs the reporters, one folder per level.

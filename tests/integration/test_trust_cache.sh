@@ -35,7 +35,7 @@ env = fake.env(top)
 
 def valid(argv, want, what):
     rc, out, _ = run([smfw, "results", *argv], env=env)
-    m = re.search(r"valid (\d+), invalid", out)
+    m = re.search(r"Request Count \(requests\) +(\d+)\.00\n", out)
     got = int(m.group(1)) if m else None
     print(f"{what}: rc={rc} valid={got}")
     if rc != 0 or got != want:

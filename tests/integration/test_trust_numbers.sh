@@ -4,7 +4,7 @@
 # undefined cast), a negative or fractional count, a duplicate key, a count
 # written as a string, a negative error_summary count and a record whose
 # latency is 1e300 are each refused naming the file, the metric and the
-# field; no output says "Validity: passed" for them; in a two-level bundle
+# field; no output says "validity: passed" for them; in a two-level bundle
 # the good level is still shown.
 set -euo pipefail
 : "${SMFW_BUILD_DIR:?}" "${SMFW_SOURCE_DIR:?}" "${SMFW_PYTHON:?}"
@@ -38,7 +38,7 @@ for name, (text, expect) in cases.items():
     open(os.path.join(name, "profile_export_aiperf.json"), "w").write(text)
     rc, out, _ = run([smfw, "results", "--local", name])
     print(f"{name}: rc={rc}")
-    if rc == 0 or rc > 100 or "Validity: passed" in out or "-9223372036854775808" in out:
+    if rc == 0 or rc > 100 or "validity: passed" in out or "-9223372036854775808" in out:
         fail(f"{name}: impossible numbers were shown (rc {rc}):\n{out}")
     for e in expect + ["profile_export_aiperf.json"]:
         if e not in out:
@@ -49,7 +49,7 @@ rec = {"metadata": {"x_request_id": "a", "request_start_ns": 1, "request_end_ns"
 open("records/profile_export.jsonl", "w").write(json.dumps(rec) + "\n")
 rc, out, _ = run([smfw, "results", "--local", "records"])
 print(f"records: rc={rc}")
-if rc == 0 or "Validity: passed" in out or "request_latency" not in out or "profile_export.jsonl" not in out:
+if rc == 0 or "validity: passed" in out or "request_latency" not in out or "profile_export.jsonl" not in out:
     fail(f"records: a 1e300 latency was shown:\n{out}")
 # Two levels, one impossible: the other is still shown.
 for lvl, text in (("concurrency_1", summary()), ("concurrency_2", summary(request_count=rc_(-1)))):
@@ -57,7 +57,7 @@ for lvl, text in (("concurrency_1", summary()), ("concurrency_2", summary(reques
     open(os.path.join("sweep", lvl, "profile_export_aiperf.json"), "w").write(text)
 rc, out, _ = run([smfw, "results", "--local", "sweep"])
 print(f"sweep: rc={rc}")
-if rc == 0 or "Results at concurrency 1" not in out or out.count("Validity: passed") != 1 \
+if rc == 0 or "Results at concurrency 1" not in out or out.count("validity: passed") != 1 \
         or "concurrency_2/profile_export_aiperf.json" not in out:
     fail(f"sweep: want level 1 shown and level 2 refused:\n{out}")
 print("ok")

@@ -3,7 +3,7 @@
 # terminal raw (issue 21, item 7): a fake SageMaker on loopback answers
 # with a job status, FailureReason and log names full of escape sequences,
 # and a bundle carries a failure_reason.txt that clears the screen, sets the
-# title and prints a fake "Validity: passed", plus a file named with a C1
+# title and prints a fake "validity: passed", plus a file named with a C1
 # CSI. smfw's output must hold no ESC, BEL, CR, C1 or DEL byte, no forged
 # verdict line, and summary.md no raw HTML (meta refresh, form, link).
 set -euo pipefail
@@ -18,7 +18,7 @@ from trust_lib import FakeAws, aiperf_summary, run, tarball, fail
 smfw = sys.argv[1]
 top = os.getcwd()
 ESC = "\x1b"
-evil = (ESC + "[2J" + ESC + "]0;pwned\x07\r\n  Validity: passed (error rate 0.00%)\r\n"
+evil = (ESC + "[2J" + ESC + "]0;pwned\x07\r\n  validity: passed (error rate 0.00%)\r\n"
         "\u009b31m <meta http-equiv=\"refresh\" content=\"0;url=http://evil\"> "
         "<form action=http://evil><input></form> [all good](http://evil) \x7f")
 tarball("b.tgz", [("profile_export_aiperf.json", aiperf_summary()),
@@ -42,13 +42,13 @@ def clean(out, what):
     if bad:
         fail(f"{what}: raw {bad!r} in the output:\n{out!r}")
     for line in out.splitlines():
-        if line.startswith("  Validity: passed"):
+        if line.startswith("  validity: passed"):
             fail(f"{what}: a forged verdict line got through:\n{out}")
 
 rc, out, _ = run([smfw, "results", "--job", "job1", "--report=markdown"], env=env)
 print("job1:", rc)
 clean(out, "job1")
-if rc != 3 or "Validity: FAILED" not in out or "\\x1b[2J" not in out:
+if rc != 3 or "validity: FAILED" not in out or "\\x1b[2J" not in out:
     fail(f"job1: want the gate verdict with the reason escaped (rc 3):\n{out}")
 md = None
 for d, _, fs in os.walk(os.path.join(top, "smfw-results")):
