@@ -12,7 +12,8 @@
 #  3. errors: refresh refused with the token expired, a missing cache file, an expired
 #     legacy token, a token the portal refuses, missing settings, a missing
 #     [sso-session]: botocore refuses each as well; smfw's sentence names the file or
-#     the setting and says `aws sso login --profile X`, never a token.
+#     the setting and says `aws sso login --profile X`, never a token; `smfw run` stops
+#     with exit 2 (no token) or 1 (a setting missing) before any request.
 #  4. without overrides the portal and SSO-OIDC are sso_region's (not the client's
 #     region): the CONNECT host each client asks a proxy for is the same.
 set -euo pipefail
@@ -229,6 +230,19 @@ both missing_cache legacy nothing
 both_refuse missing_cache "no cached SSO token" "$work/missing_cache.smfw/$LEGACY_CACHE" \
     "aws sso login --profile legacy"
 grep -q SSOTokenLoadError missing_cache.boto.out || fail "botocore's reason" missing_cache.boto.out
+# A real command stops before any request: exit 2 (AWS), the same sentence; a profile
+# missing settings is a configuration error (exit 1).
+mkdir -p run && cd run
+rc=0
+HOME="$work/missing_cache.smfw" "$SMFW" run --backend direct --endpoint bench-ep --request-count 1 \
+    --profile legacy >../run.out 2>../run.err || rc=$?
+[ "$rc" = 2 ] && grep -qF "aws sso login --profile legacy" ../run.err || fail "smfw run, no token: exit $rc" ../run.err
+rc=0
+HOME="$work/missing_cache.smfw" "$SMFW" run --backend direct --endpoint bench-ep --request-count 1 \
+    --profile norole >../run.out 2>../run.err || rc=$?
+[ "$rc" = 1 ] && grep -qF "lacks sso_role_name" ../run.err || fail "smfw run, no sso_role_name: exit $rc" ../run.err
+[ -z "$(ls -A)" ] || fail "smfw run made something without credentials: $(ls -A)"
+cd "$work"
 expired_legacy() { token "$1/$LEGACY_CACHE" valid-but-old -5; }
 both legacy_expired legacy expired_legacy
 both_refuse legacy_expired "expired at" "aws sso login --profile legacy"
