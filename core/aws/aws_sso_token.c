@@ -190,6 +190,15 @@ static smfw_status create_token(smfw_aws_client *c, const aws_sso_config *cfg, c
     st = aws_client_call(c, &call, &res, err);
     free(body);
     if (st != SMFW_OK) {
+        /* OAuth errors say why in error_description, which the generic parser does not read. */
+        json_t *e = res.error.code[0] && !res.error.message[0] && res.http.body.len
+                        ? json_loadb(res.http.body.data, res.http.body.len, 0, NULL)
+                        : NULL;
+        const char *desc = str_field(e, "error_description");
+        if (desc)
+            smfw_error_set(err, st, "SSO OIDC CreateToken failed: %s: %s (HTTP %ld)",
+                           res.error.code, desc, res.http.status);
+        json_decref(e);
         aws_result_free(&res);
         return st;
     }

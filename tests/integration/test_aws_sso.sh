@@ -218,7 +218,7 @@ echo "refresh: CreateToken and the rewritten cache equal botocore's (expired and
 # ---- 3. errors ----------------------------------------------------------------------------
 bad_refresh() { token "$1/$SESS_CACHE" expired-session-token -60 refresh-bad-1; }
 both refresh_refused sess bad_refresh
-both_refuse refresh_refused "expired at" "could not be refreshed" "InvalidGrantException" \
+both_refuse refresh_refused "expired at" "could not be refreshed" "InvalidGrantException: Invalid refresh token provided" \
     "$SESS_CACHE" "aws sso login --profile sess"
 grep -q TokenRetrievalError refresh_refused.boto.out || fail "botocore's reason" refresh_refused.boto.out
 reg_expired() { token "$1/$SESS_CACHE" expired-session-token -60 refresh-ok-4 -10; }
