@@ -25,18 +25,24 @@ static const char *session_get(smfw_aws_client *c, const char *session, const ch
     return v && *v ? v : NULL;
 }
 
+/* A profile's value: botocore merges the credentials file's profile over the config's. */
+static const char *profile_value(smfw_aws_client *c, const char *profile, const char *key) {
+    const char *v = aws_credfile_get(c, profile, key);
+    return v ? v : aws_profile_get(c, profile, key);
+}
+
 /* Fill cfg as botocore does: SMFW_DONE when the profile names neither sso_account_id nor
  * sso_role_name; every value of the [sso-session] section must agree with the profile's. */
 static smfw_status sso_config_of(smfw_aws_client *c, const char *profile, aws_sso_config *cfg,
                                  smfw_error *err) {
     memset(cfg, 0, sizeof(*cfg));
     cfg->profile = profile;
-    cfg->account_id = aws_profile_get(c, profile, "sso_account_id");
-    cfg->role_name = aws_profile_get(c, profile, "sso_role_name");
+    cfg->account_id = profile_value(c, profile, "sso_account_id");
+    cfg->role_name = profile_value(c, profile, "sso_role_name");
     if (!cfg->account_id && !cfg->role_name) return SMFW_DONE;
-    cfg->start_url = aws_profile_get(c, profile, "sso_start_url");
-    cfg->region = aws_profile_get(c, profile, "sso_region");
-    cfg->session = aws_profile_get(c, profile, "sso_session");
+    cfg->start_url = profile_value(c, profile, "sso_start_url");
+    cfg->region = profile_value(c, profile, "sso_region");
+    cfg->session = profile_value(c, profile, "sso_session");
     if (cfg->session) {
         char sec[512];
         snprintf(sec, sizeof(sec), "sso-session %s", cfg->session);
@@ -50,7 +56,7 @@ static smfw_status sso_config_of(smfw_aws_client *c, const char *profile, aws_ss
         const char **dst[] = {&cfg->start_url, &cfg->region, NULL};
         for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
             const char *sv = session_get(c, cfg->session, keys[i]);
-            const char *pv = aws_profile_get(c, profile, keys[i]);
+            const char *pv = profile_value(c, profile, keys[i]);
             if (sv && pv && strcmp(sv, pv) != 0)
                 return smfw_error_set(err, SMFW_ERR_CONFIG,
                                       "%s differs between profile '%s' (%s) and [sso-session %s] "

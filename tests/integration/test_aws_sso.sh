@@ -47,7 +47,12 @@ for v in $(env | sed -n 's/^\(AWS_[A-Z0-9_]*\)=.*/\1/p'); do unset "$v"; done
 unset HTTPS_PROXY https_proxy HTTP_PROXY http_proxy NO_PROXY no_proxy
 export AWS_CONFIG_FILE="$work/config" AWS_SHARED_CREDENTIALS_FILE="$work/credentials"
 export AWS_EC2_METADATA_DISABLED=true AWS_MAX_ATTEMPTS=1 AWS_REGION=us-west-2
-: >"$AWS_SHARED_CREDENTIALS_FILE"
+# botocore merges a credentials file profile over the config's: SSO settings may live there.
+cat >"$AWS_SHARED_CREDENTIALS_FILE" <<'EOF'
+[split]
+sso_account_id = 111122223333
+sso_role_name = SplitRole
+EOF
 cat >"$AWS_CONFIG_FILE" <<'EOF'
 [profile sess]
 sso_session = corp
@@ -62,6 +67,8 @@ sso_start_url = https://legacy.awsapps.com/start
 sso_region = eu-central-1
 sso_account_id = 444455556666
 sso_role_name = LegacyRole
+[profile split]
+sso_session = corp
 [profile norole]
 sso_session = corp
 sso_account_id = 111122223333
@@ -169,6 +176,9 @@ grep -q '"authorization": null' sess.smfw.req || fail "sess: GetRoleCredentials 
 [ "$(wc -l <sess.smfw.req)" = 1 ] || fail "sess: one request" sess.smfw.req
 diff -r sess.smfw.cache0 sess.smfw/.aws/sso/cache >/dev/null || fail "sess: a valid token is never rewritten"
 echo "sso_session: $(grep access_key_id sess.smfw.out), the same as botocore's, one GetRoleCredentials"
+both split split valid_sess
+same_creds split
+grep -q '"query": "role_name=SplitRole&account_id=111122223333"' split.smfw.req || fail "split: query" split.smfw.req
 both legacy legacy valid_legacy
 same_creds legacy
 grep -q '"account": "444455556666"\|account 444455556666' legacy.smfw.out || fail "legacy: account" legacy.smfw.out
