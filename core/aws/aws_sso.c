@@ -64,6 +64,13 @@ static smfw_status sso_config_of(smfw_aws_client *c, const char *profile, aws_ss
                                       keys[i], profile, pv, cfg->session, sv);
             if (sv && dst[i]) *dst[i] = sv;
         }
+        /* botocore's token provider reads these from the section alone. */
+        if (!session_get(c, cfg->session, "sso_start_url") ||
+            !session_get(c, cfg->session, "sso_region"))
+            return smfw_error_set(
+                err, SMFW_ERR_CONFIG, "profile '%s' uses [sso-session %s], which lacks %s", profile,
+                cfg->session,
+                session_get(c, cfg->session, "sso_start_url") ? "sso_region" : "sso_start_url");
     }
     char missing[256] = "";
     const char *names[] = {"sso_start_url", "sso_region", "sso_role_name", "sso_account_id"};

@@ -76,6 +76,13 @@ sso_account_id = 111122223333
 sso_session = nowhere
 sso_account_id = 111122223333
 sso_role_name = BenchRole
+[profile halfsession]
+sso_session = half
+sso_region = eu-central-1
+sso_account_id = 111122223333
+sso_role_name = BenchRole
+[sso-session half]
+sso_start_url = https://corp.awsapps.com/start
 [profile conflict]
 sso_session = corp
 sso_region = us-east-1
@@ -265,6 +272,8 @@ both norole norole valid_sess
 both_refuse norole "sso_role_name"
 both nosession nosession valid_sess
 both_refuse nosession "[sso-session nowhere]"
+both halfsession halfsession valid_sess
+both_refuse halfsession "[sso-session half], which lacks sso_region"
 both conflict conflict valid_sess
 both_refuse conflict "sso_region differs"
 
