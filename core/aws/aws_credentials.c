@@ -4,8 +4,9 @@
  *
  * Order: environment; assume-role profile (role_arn + source_profile or
  * credential_source); web identity (AWS_ROLE_ARN + AWS_WEB_IDENTITY_TOKEN_FILE
- * or profile keys); shared credentials file; credential_process; config file
- * static keys; container credentials; EC2 instance metadata (IMDSv2).
+ * or profile keys); IAM Identity Center (SSO, aws_sso.c); shared credentials
+ * file; credential_process; config file static keys; container credentials;
+ * EC2 instance metadata (IMDSv2).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -26,6 +27,7 @@
 #include <smfw/log.h>
 
 #include "aws/aws_internal.h"
+#include "aws/aws_sso.h"
 
 extern char **environ;
 
@@ -661,7 +663,8 @@ static smfw_status assume_role_profile(smfw_aws_client *c, const char *profile, 
     return st;
 }
 
-/* Credentials of a named profile (assume role, static keys, credential_process). */
+/* Credentials of a named profile (assume role, SSO, static keys, credential_process), in
+ * the order of botocore's profile providers. */
 static smfw_status profile_creds(smfw_aws_client *c, const char *profile, int depth,
                                  aws_creds **out, smfw_error *err) {
     if (depth > 8)
@@ -670,8 +673,9 @@ static smfw_status profile_creds(smfw_aws_client *c, const char *profile, int de
                               profile);
     if (aws_profile_get(c, profile, "role_arn"))
         return assume_role_profile(c, profile, depth, out, err);
-    smfw_status st = static_keys(c, profile, 1, out, err);
+    smfw_status st = aws_sso_credentials(c, profile, out, err);
     if (st != SMFW_DONE) return st;
+    if ((st = static_keys(c, profile, 1, out, err)) != SMFW_DONE) return st;
     const char *proc = aws_profile_get(c, profile, "credential_process");
     if (!proc) proc = aws_credfile_get(c, profile, "credential_process");
     if (proc) return from_process(proc, out, err);
@@ -695,8 +699,9 @@ static smfw_status no_credentials(smfw_aws_client *c, const char *p, smfw_error 
     return smfw_error_set(
         err, SMFW_ERR_AUTH,
         "no AWS credentials found. Tried: environment (%s); web identity (AWS_ROLE_ARN and "
-        "AWS_WEB_IDENTITY_TOKEN_FILE not both set); profile '%s' in %s and %s (no keys, role or "
-        "credential_process there); container (AWS_CONTAINER_CREDENTIALS_RELATIVE_URI/FULL_URI "
+        "AWS_WEB_IDENTITY_TOKEN_FILE not both set); profile '%s' in %s and %s (no keys, role, SSO "
+        "settings or credential_process there); container "
+        "(AWS_CONTAINER_CREDENTIALS_RELATIVE_URI/FULL_URI "
         "not set); EC2 instance metadata (%s). Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, "
         "run 'aws configure', pass --profile, or run where a role is attached (EC2, ECS, EKS)",
         c->profile_explicit ? "skipped: --profile names a profile"
@@ -713,6 +718,7 @@ smfw_status aws_credentials_resolve(smfw_aws_client *c, aws_creds **out, smfw_er
     if (aws_profile_get(c, p, "role_arn")) return assume_role_profile(c, p, 0, out, err);
     const char *wr = aws_getenv("AWS_ROLE_ARN"), *wf = aws_getenv("AWS_WEB_IDENTITY_TOKEN_FILE");
     if (wr && wf) return web_identity(c, wr, wf, aws_getenv("AWS_ROLE_SESSION_NAME"), out, err);
+    if ((st = aws_sso_credentials(c, p, out, err)) != SMFW_DONE) return st;
     if ((st = static_keys(c, p, 1, out, err)) != SMFW_DONE) return st;
     const char *proc = aws_profile_get(c, p, "credential_process");
     if (!proc) proc = aws_credfile_get(c, p, "credential_process");

@@ -5,6 +5,8 @@
  * client is configured only by the AWS_* environment, as smfw's is.
  *
  *   aws_call whoami                        provider, account, ARN (never a secret)
+ *   aws_call creds                         the chain's credentials: provider, key id,
+ *                                          SHA-256 of the secret and token, expiry, account
  *   aws_call put BUCKET KEY FILE           PutObject from a file
  *   aws_call get BUCKET KEY FILE           GetObject into a file
  *   aws_call head BUCKET KEY               size and ETag
@@ -16,8 +18,10 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <smfw/aws.h>
+#include <smfw/sigv4.h>
 
 static int print_object(const smfw_aws_s3_object *o, void *user) {
     (void)user;
@@ -44,9 +48,32 @@ static smfw_status whoami(smfw_aws_client *c, smfw_error *err) {
     return st;
 }
 
+/* What a test compares with another SDK's result, secrets as digests only. */
+static smfw_status creds(smfw_aws_client *c, smfw_error *err) {
+    const smfw_aws_credentials *cr;
+    smfw_status st = smfw_aws_client_credentials(c, &cr, err);
+    if (st != SMFW_OK) return st;
+    char secret[65], token[65] = "none", expires[32] = "none";
+    smfw_sha256_hex(cr->secret_access_key, strlen(cr->secret_access_key), secret);
+    if (cr->session_token) smfw_sha256_hex(cr->session_token, strlen(cr->session_token), token);
+    if (cr->expiration) {
+        time_t t = (time_t)cr->expiration;
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(expires, sizeof expires, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    }
+    printf("provider %s\naccess_key_id %s\nsecret_sha256 %s\ntoken_sha256 %s\nexpiration %s\n"
+           "account %s\n",
+           cr->provider ? cr->provider : "?", cr->access_key_id, secret, token, expires,
+           cr->account_id ? cr->account_id : "none");
+    smfw_aws_credentials_release(cr);
+    return SMFW_OK;
+}
+
 static smfw_status dispatch(smfw_aws_client *c, int argc, char **argv, smfw_error *err) {
     const char *op = argv[1];
     if (strcmp(op, "whoami") == 0 && argc == 2) return whoami(c, err);
+    if (strcmp(op, "creds") == 0 && argc == 2) return creds(c, err);
     if (strcmp(op, "put") == 0 && argc == 5)
         return smfw_aws_s3_put_object_file(c, argv[2], argv[3], argv[4], NULL, err);
     if (strcmp(op, "get") == 0 && argc == 5)
@@ -73,7 +100,7 @@ static smfw_status dispatch(smfw_aws_client *c, int argc, char **argv, smfw_erro
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s whoami|put|get|head|list|role|roles ARGS...\n", argv[0]);
+        fprintf(stderr, "usage: %s whoami|creds|put|get|head|list|role|roles ARGS...\n", argv[0]);
         return 2;
     }
     smfw_error err;
