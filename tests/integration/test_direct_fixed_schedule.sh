@@ -8,9 +8,9 @@
 # difference over all requests (the one latency every request pays from smfw's send to the
 # mock's read); the same against the first request alone is printed too. This test needs
 # the CPU: the CPU time other processes took during each replay is measured and printed. A
-# replay that misses the bound while other processes held half a core or more is tried again
-# (3 tries); when every try had that company, the test says so and is skipped (77), never
-# passed with a looser bound.
+# replay that misses the bound is tried again (3 tries); the test fails when no try met it and
+# one missed it while other processes held under half a core; when every try had that
+# company, the test says so and is skipped (77), never passed with a looser bound.
 set -euo pipefail
 . "$(dirname "$0")/test_direct_lib.bash"
 
@@ -88,15 +88,21 @@ PY
     return $?
 }
 
+# A miss is tried again (a burst of other work can fall inside one replay even when the
+# average is low); the test fails when no try met the bound and at least one missed it on a
+# quiet machine, and is skipped only when every try had company.
 for case in "speed1 1 1" "speed4 4 2"; do
     set -- $case
-    result=2
+    passed=0 quiet_miss=0
     for try in 1 2 3; do
         set +e; replay "$1-$try" "$2" "$3"; result=$?; set -e
-        [ "$result" = 2 ] || break
-        echo "$1: missed the bound while other processes were busy: trying again"
+        [ "$result" = 0 ] && { passed=1; break; }
+        [ "$result" = 1 ] && quiet_miss=$((quiet_miss + 1))
+        echo "$1: missed the bound ($([ "$result" = 2 ] && echo "other processes were busy" || echo "quiet machine")): trying again"
     done
-    [ "$result" = 1 ] && { echo "FAIL: $1 misses the bound on a quiet machine"; exit 1; }
-    [ "$result" = 2 ] && { echo "SKIP: $1: the machine was busy with other processes in all 3 tries; the 1 ms bound was not checked"; exit 77; }
+    [ "$passed" = 1 ] && continue
+    [ "$quiet_miss" -gt 0 ] && { echo "FAIL: $1 misses the bound in every try, $quiet_miss of them on a quiet machine"; exit 1; }
+    echo "SKIP: $1: the machine was busy with other processes in all 3 tries; the bound was not checked"
+    exit 77
 done
 echo "PASS: fixed schedule reproduces the trace's offsets"
