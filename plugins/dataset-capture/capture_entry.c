@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include <smfw/clock.h>
 #include <smfw/dataset.h>
 
 void capture_entry_clear(capture_entry *e) {
@@ -20,47 +21,10 @@ void capture_entry_clear(capture_entry *e) {
 }
 
 int capture_parse_time(const char *s, int64_t *ms, int *whole) {
-    int y, mo, d, h = 0, mi = 0, sec = 0, used = 0;
-    if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &used) != 3) return -1;
-    const char *p = s + used;
-    double frac = 0;
-    *whole = 1;
-    if (*p == 'T' || *p == ' ') {
-        int u2 = 0;
-        if (sscanf(p + 1, "%2d:%2d%n", &h, &mi, &u2) != 2) return -1;
-        p += 1 + u2;
-        if (*p == ':') {
-            int u3 = 0;
-            if (sscanf(p + 1, "%2d%n", &sec, &u3) != 1) return -1;
-            p += 1 + u3;
-            if (*p == '.') {
-                char *end;
-                frac = strtod(p, &end);
-                p = end;
-                *whole = 0;
-            }
-        }
-    }
-    int off_min = 0;
-    if (*p == 'Z' || *p == 'z') {
-        p++;
-    } else if (*p == '+' || *p == '-') {
-        int oh, om = 0, u4 = 0;
-        if (sscanf(p + 1, "%2d:%2d%n", &oh, &om, &u4) < 1) return -1;
-        off_min = (oh * 60 + om) * (*p == '-' ? -1 : 1);
-        p += 1 + (u4 ? u4 : 2);
-    }
-    if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60) return -1;
-    struct tm tm;
-    memset(&tm, 0, sizeof tm);
-    tm.tm_year = y - 1900;
-    tm.tm_mon = mo - 1;
-    tm.tm_mday = d;
-    tm.tm_hour = h;
-    tm.tm_min = mi;
-    tm.tm_sec = sec;
-    time_t t = timegm(&tm);
-    *ms = ((int64_t)t - (int64_t)off_min * 60) * 1000 + (int64_t)(frac * 1000.0);
+    int64_t ns;
+    if (smfw_time_parse_rfc3339(s, SMFW_TIME_ZONE_OPTIONAL, &ns) != 0) return -1;
+    *ms = ns / 1000000;
+    *whole = strchr(s, '.') == NULL;
     return 0;
 }
 

@@ -33,7 +33,7 @@ int capture_entry_parse(const char *line, size_t len, int truncated_line, captur
 
 void capture_entry_clear(capture_entry *e);
 
-/** "2026-12-02T01:02:03Z" (fraction, offset and a space for T allowed) -> ms since the epoch;
+/** RFC 3339 "2026-12-02T01:02:03Z" (fraction, offset or none = UTC, a space for T) -> ms;
  * *whole says whether there was no fraction. Returns 0 or -1. */
 int capture_parse_time(const char *s, int64_t *ms, int *whole);
 
