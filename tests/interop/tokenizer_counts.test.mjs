@@ -10,21 +10,11 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { lenmlTokenizer } from "./lenml_tokenizer.mjs";
 
 const BUILD = process.env.SMFW_BUILD_DIR ?? "build";
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "smfw-tokcount-"));
 process.on("exit", () => fs.rmSync(scratch, { recursive: true, force: true }));
-
-async function tokenizerDir(model) {
-  const pkg = await import(`@lenml/tokenizer-${model}`);
-  const raw = pkg.tokenizerJSON.default?.model ? pkg.tokenizerJSON.default : pkg.tokenizerJSON;
-  const json = { ...raw };
-  delete json.default;
-  const dir = path.join(scratch, model);
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "tokenizer.json"), JSON.stringify(json));
-  return { dir, tok: pkg.fromPreTrained() };
-}
 
 function run(name, args) {
   const out = path.join(scratch, name);
@@ -44,7 +34,8 @@ function run(name, args) {
 
 for (const [model, streaming] of [["qwen3", true], ["llama3_1", false]]) {
   test(`--tokenizer ${model} (${streaming ? "streaming" : "non-streaming"}): ISL and OSL = @lenml/tokenizers`, async () => {
-    const { dir, tok } = await tokenizerDir(model);
+    const { dir, oracle } = await lenmlTokenizer(model, path.join(scratch, model));
+    const tok = oracle();
     const args = ["-n", "24", "--concurrency", "4", "--tokenizer", dir,
       "--mock-arg=--output-tokens=37", ...(streaming ? [] : ["--no-streaming"])];
     const r = run(`${model}-${streaming}`, args);

