@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <smfw/dataset_formats.h>
+#include <smfw/tokenizer.h>
 
 #include "commands.h"
 
@@ -91,11 +92,26 @@ static void print_identity(const smfw_dataset_info *info, size_t count) {
     if (info->token_lengths[0]) printf("token lengths: %s\n", info->token_lengths);
 }
 
-static int print_stats(const smfw_prompt_set *set) {
+/* The statistics table; with --tokenizer SPEC also the exact input tokens (a run's ISL). */
+static int print_stats(const smfw_prompt_set *set, const smfw_config *cfg) {
     smfw_dataset_stats stats;
     smfw_error err;
     smfw_error_clear(&err);
     if (smfw_dataset_stats_compute(set, &stats, &err) != SMFW_OK) return smfw_cli_fail(&err);
+    const char *spec = smfw_settings_get(smfw_config_section(cfg, "run"), "tokenizer");
+    if (spec && *spec) {
+        smfw_tokenizer *tok = NULL;
+        smfw_error te;
+        smfw_error_clear(&te);
+        smfw_status st = smfw_tokenizer_new(spec, &tok, &te);
+        if (st == SMFW_OK) st = smfw_dataset_stats_count_tokens(set, tok, &stats, &te);
+        smfw_tokenizer_free(tok);
+        if (st != SMFW_OK) {
+            smfw_error_set(&err, te.status == SMFW_ERR_NOT_FOUND ? SMFW_ERR_CONFIG : te.status,
+                           "--tokenizer %s: %s", spec, te.message);
+            return smfw_cli_fail(&err);
+        }
+    }
     printf("\n");
     smfw_dataset_stats_print(&stats, stdout);
     return 0;
@@ -201,7 +217,7 @@ static int cmd_validate(smfw_cli *cli, dataset_opts *o) {
     if (st != SMFW_OK) return smfw_cli_fail(&err);
     printf("%s: OK, %lld lines\n", path, (long long)set->count);
     print_identity(&set->info, set->count);
-    int rc = print_stats(set);
+    int rc = print_stats(set, cli->cfg);
     smfw_prompt_set_free(set);
     return rc;
 }
@@ -244,7 +260,7 @@ static int cmd_show(smfw_cli *cli, dataset_opts *o) {
     size_t show = o->prompts >= 0 ? (size_t)o->prompts : 3;
     for (size_t i = 0; i < show && i < set->count; i++) print_prompt(i, &set->prompts[i]);
     print_schedule(set);
-    int rc = print_stats(set);
+    int rc = print_stats(set, cli->cfg);
     smfw_prompt_set_free(set);
     return rc;
 }

