@@ -70,6 +70,7 @@ void smfw_dataset_params_from_config(const smfw_config *cfg, smfw_dataset_params
     p->output_tokens_mean = smfw_settings_get_double(d, "output_tokens_mean", 256);
     p->output_tokens_stddev = smfw_settings_get_double(d, "output_tokens_stddev", 16);
     p->count_hint = smfw_settings_get_int(r, "request_count", -1);
+    p->tokenizer = smfw_settings_get(r, "tokenizer");
 }
 
 smfw_status smfw_dataset_load_configured(const smfw_registry *reg, const smfw_config *cfg,

@@ -53,6 +53,8 @@ typedef struct smfw_dataset_params {
     double output_tokens_mean, output_tokens_stddev; /**< for sources without budgets */
     int64_t count_hint; /**< how many prompts the run will use (-1 unknown) */
     int quiet;          /**< no progress bars */
+    /* Added after 1.0: check `size` before reading what follows. */
+    const char *tokenizer; /**< [run] tokenizer SPEC (exact token lengths), NULL if none */
 } smfw_dataset_params;
 
 /** Identity of an opened dataset, recorded in the run metadata. */

