@@ -266,8 +266,9 @@ static smfw_status sessions_prepare(direct_options *o, const smfw_prompt_set *ps
     payload_cfg(o, &cfg);
     smfw_status st = direct_sessions_build(ps, &cfg, out, err);
     if (st != SMFW_OK) return st;
-    SMFW_LOG_INFO("direct", "%zu conversations of up to %zu turns, sent turn after turn%s", out->n,
-                  out->max_turns, o->sagemaker_sessions ? " in SageMaker stateful sessions" : "");
+    SMFW_LOG_INFO("direct", "%zu conversation%s of up to %zu turns, sent turn after turn%s", out->n,
+                  out->n == 1 ? "" : "s", out->max_turns,
+                  o->sagemaker_sessions ? " in SageMaker stateful sessions" : "");
     return SMFW_OK;
 }
 
