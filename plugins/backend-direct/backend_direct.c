@@ -713,6 +713,9 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         goto out;
     }
 
+    /* Before anything starts: a conversation dataset's refusals are configuration errors. */
+    st = sessions_prepare(o, run->prompts, &sessions, err);
+    if (st != SMFW_OK) goto out;
     if (o->mock) {
         if (!o->region) o->region = strdup("us-east-1");
         st = direct_mock_start(&mock, o->mock_binary, o->endpoint, o->region, o->mock_args,
@@ -739,8 +742,6 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     st = direct_write_inputs_json(run->output_dir, inputs, err);
     if (st != SMFW_OK) goto out;
     st = direct_engine_init(eng, o, payloads, run->prompts->count, b->tok, run->cancel, err);
-    if (st != SMFW_OK) goto out;
-    st = sessions_prepare(o, run->prompts, &sessions, err);
     if (st != SMFW_OK) goto out;
     if (o->sessions) eng->sessions = &sessions;
     if (o->mock) {
