@@ -400,7 +400,7 @@ static void session_turn_done(direct_worker *w, direct_slot *s, int failed) {
     if (u->next_turn < c->n) {
         int64_t d = c->turns[u->next_turn].delay_ms;
         int64_t delay_ns = d >= 0 ? d * 1000000LL : (int64_t)(o->turn_delay_s * 1e9);
-        u->ready_ns = s->end_ns + delay_ns;
+        u->ready_ns = now + delay_ns; /* from when the client saw the answer end */
     } else {
         u->ready_ns = now; /* close it, or begin the next conversation */
     }

@@ -8,8 +8,9 @@
 #     assistant messages are the mock's own earlier answers (SHA-256 of the
 #     answers it sent against those of the bodies it read); each session is
 #     closed once; turn delays (dataset "delay", else --turn-delay) are kept;
-#     TTFT and latency per turn index match the ground truth (1 ms, as
-#     test_direct_groundtruth.sh, on a quiet machine).
+#     TTFT and latency per turn index match the ground truth within 1 ms (as
+#     test_direct_groundtruth.sh; up to three attempts, "not measured" when a
+#     busy machine missed it every time).
 #  2. An expired session id (mock --session-ttl shorter than the turn delay) is
 #     answered 400 ValidationError, recorded as that error on the second turn.
 #  3. An OpenAI-compatible server (--url) with --session-header: one id per
@@ -26,14 +27,22 @@ cat > "$work/conv.jsonl" <<'JSONL'
 JSONL
 printf '{"requestType": "CLOSE"}' > "$work/close.json"
 
-# 1. SageMaker stateful sessions.
+# 1. SageMaker stateful sessions. The functional checks must hold on every attempt; the timing
+# (1 ms on a quiet machine, as test_direct_groundtruth.sh) gets up to three attempts, and when
+# every one ran on a busy machine and missed it the script reports "not measured" (77) after
+# the other checks, rather than loosening the bound.
+timing=fail
+for attempt in 1 2 3; do
+rm -rf "$work/s1" "$work/gt1.jsonl"
+quiet=$(machine_quiet)
 start_mock --ttft-ms 30 --itl-ms 5 --split line --ground-truth "$work/gt1.jsonl"
 rc=$(run_direct "$work/s1" --dataset custom --dataset-file "$work/conv.jsonl" --concurrency 3 \
     --request-count 9 --sagemaker-sessions --session-close-body "$work/close.json" \
     --turn-delay 25ms --report json)
 stop_mock
 [ "$rc" = 0 ] || { echo "smfw exited $rc"; cat "$work/s1.log"; exit 1; }
-"$SMFW_PYTHON" - "$work/s1" "$work/gt1.jsonl" "$(machine_quiet)" <<'PY'
+set +e
+"$SMFW_PYTHON" - "$work/s1" "$work/gt1.jsonl" "$quiet" <<'PY'
 import collections, hashlib, json, sys
 out, gt_path, quiet = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 recs = [json.loads(l) for l in open(out + "/profile_export.jsonl")]
@@ -49,7 +58,7 @@ for r in recs:
     assert "error" not in r, r.get("error")
     conv[md["conversation_id"]][md["turn_index"]] = r
 assert sorted(conv) == ["conv-a", "conv-b", "conv-c"], sorted(conv)
-tol = 1.0 if quiet else 5.0
+tol = 1.0
 err = collections.defaultdict(list)  # per turn index: |smfw - truth| in ms
 ids = set()
 for cid, turns in conv.items():
@@ -79,16 +88,32 @@ for cid, turns in conv.items():
             err[k].append(abs(first - g[k]["first_token_ns"]) / 1e6)
         assert m["output_sequence_length"]["value"] == g[k]["tokens"], (m, g[k])
     # turn 1 waited --turn-delay (25 ms), turn 2 its dataset delay (60 ms), after the answer
-    assert g[1]["recv_ns"] - g[0]["last_byte_ns"] >= 25e6, (g[1]["recv_ns"] - g[0]["last_byte_ns"]) / 1e6
-    assert g[2]["recv_ns"] - g[1]["last_byte_ns"] >= 60e6, (g[2]["recv_ns"] - g[1]["last_byte_ns"]) / 1e6
+    for k, want in ((1, 25), (2, 60)):
+        prev_end = turns[k - 1]["metadata"]["request_end_ns"] - off
+        # from the end smfw saw (the mock's own stamp of its last byte may come later on a
+        # busy machine: it is taken when its event loop learns the write drained)
+        waited = (g[k]["recv_ns"] - prev_end) / 1e6
+        assert waited >= want, f"{cid} turn {k}: sent {waited:.3f} ms after turn {k - 1}, want {want}"
 assert len(ids) == 3, ids
 assert sorted(c["session_id"] for c in closes) == sorted(ids), closes
 assert all(c["session_turn"] == 3 and c["status"] == 200 for c in closes), closes
+late = []
 for k in range(3):
     worst = max(err[k])
     print(f"turn {k}: worst |smfw - ground truth| {worst:.3f} ms over {len(err[k])} stamps")
-    assert worst <= tol, f"turn {k}: {worst:.3f} ms > {tol} ms"
+    if worst > tol:
+        late.append(f"turn {k}: {worst:.3f} ms > {tol} ms")
+if late:
+    print("timing missed (machine quiet: %s): %s" % (quiet, "; ".join(late)))
+    sys.exit(3)
 PY
+py_rc=$?
+set -e
+[ "$py_rc" = 0 ] && { timing=ok; break; }
+[ "$py_rc" = 3 ] || exit 1
+[ "$quiet" = 1 ] && timing=failed_quiet
+done
+[ "$timing" = failed_quiet ] && { echo "per-turn timing missed on a quiet machine"; exit 1; }
 
 # 2. An expired session: the second turn is refused with 400 ValidationError.
 start_mock --ttft-ms 5 --itl-ms 1 --session-ttl 0.05 --ground-truth "$work/gt2.jsonl"
@@ -145,4 +170,5 @@ assert len(sids) >= 4, sids  # 9 turns of 3-turn conversations on 2 users: a 4th
 assert sum(len(t) == 3 for t in by_key.values()) >= 2, {k: len(t) for k, t in by_key.items()}
 print("openai sessions:", sorted(sids))
 PY
+[ "$timing" = ok ] || { echo "not measured: per-turn timing missed on a busy machine"; exit 77; }
 echo "ok"
