@@ -45,7 +45,7 @@ typedef struct direct_user {
     size_t conv;          /* its index in the engine's sessions */
     size_t next_turn;     /* the turn to send next */
     json_t *history;      /* chat messages so far (user turns and the answers) */
-    char session_id[160]; /* SageMaker stateful session id ("" = none open yet) */
+    char session_id[260]; /* SageMaker stateful session id (at most 256, "" = none open yet) */
     char corr_id[40];     /* per-session id: X-Correlation-ID / --session-header */
     int64_t ready_ns;     /* when it may send next (INT64_MAX: a request is in flight) */
     direct_payload body;  /* the body in flight (owned) */
@@ -95,7 +95,7 @@ typedef struct direct_slot {
     direct_user *user;
     int buffered; /* sent by InvokeEndpoint in a streaming run (a session's opening turn) */
     int is_close; /* the session close request (no record) */
-    char new_session[160], closed_session[160]; /* the answer's session headers */
+    char new_session[260], closed_session[260]; /* the answer's session headers */
 } direct_slot;
 
 /** A waiting arrival (open loop) whose slot is not free yet. */
