@@ -105,6 +105,22 @@ static const smfw_setting_decl direct_settings[] = {
     {"schedule_speedup", D, "1",
      "fixed schedule: divide the recorded offsets by this (2 = twice the original rate)",
      "schedule-speedup", NULL, 0, "F"},
+    {"turn_delay", T, "0",
+     "multi-turn sessions: wait this long after a turn's answer before the next turn, when the "
+     "dataset gives the turn no delay",
+     "turn-delay", NULL, 0, "TIME"},
+    {"sagemaker_sessions", B, "false",
+     "multi-turn sessions as SageMaker stateful sessions: the first turn opens one "
+     "(InvokeEndpoint, NEW_SESSION), every later turn sends its id",
+     "sagemaker-sessions", NULL, 0, NULL},
+    {"session_close_body", P, NULL,
+     "--sagemaker-sessions: request body that closes a session after its last turn (the "
+     "container defines it)",
+     "session-close-body", NULL, 0, "FILE"},
+    {"session_header", S, "X-Correlation-ID",
+     "--url with multi-turn sessions: header carrying one id per session on every turn (router "
+     "affinity)",
+     "session-header", NULL, 0, "NAME"},
     {"start_at", S, NULL,
      "start the profiling phase at this moment (RFC 3339 UTC, e.g. 2026-12-01T22:30:00Z, or "
      "+30s from now): every shard of a run begins together",
@@ -209,6 +225,53 @@ static smfw_status raw_payload(direct_payload *p, const smfw_prompt *pr, int64_t
     return SMFW_OK;
 }
 
+/* The payload settings of a run (strings borrowed from the options). */
+static void payload_cfg(const direct_options *o, direct_payload_cfg *cfg) {
+    memset(cfg, 0, sizeof *cfg);
+    cfg->type = o->endpoint_type;
+    cfg->model = o->model;
+    cfg->streaming = o->streaming;
+    cfg->include_usage = o->include_usage;
+    cfg->use_max_tokens = o->use_max_tokens;
+    cfg->template_text = o->template_text;
+    cfg->extra = (const char *const *)o->extra;
+    cfg->n_extra = o->n_extra;
+}
+
+/* A multi-turn dataset runs as conversations (sessions.h); what that needs is checked here. */
+static smfw_status sessions_prepare(direct_options *o, const smfw_prompt_set *ps,
+                                    direct_sessions *out, smfw_error *err) {
+    o->sessions = direct_sessions_present(ps);
+    if (!o->sessions) {
+        if (o->sagemaker_sessions)
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "--sagemaker-sessions needs a multi-turn dataset (multi_turn "
+                                  "lines with several turns): %s has one request per prompt",
+                                  ps->info.name);
+        return SMFW_OK;
+    }
+    if (o->arrival != DIRECT_ARRIVAL_CLOSED)
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "a multi-turn dataset runs as conversations of --concurrency N "
+                              "users (a closed loop); sessions started at --request-rate or "
+                              "--fixed-schedule are not supported");
+    if (o->shard.count > 1)
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "a multi-turn dataset cannot be split with --shard yet: run its "
+                              "conversations from one process");
+    if (!strcmp(ps->info.format, "sagemaker_capture"))
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "captured requests are replayed as they were, not as sessions");
+    direct_payload_cfg cfg;
+    payload_cfg(o, &cfg);
+    smfw_status st = direct_sessions_build(ps, &cfg, out, err);
+    if (st != SMFW_OK) return st;
+    SMFW_LOG_INFO("direct", "%zu conversation%s of up to %zu turns, sent turn after turn%s", out->n,
+                  out->n == 1 ? "" : "s", out->max_turns,
+                  o->sagemaker_sessions ? " in SageMaker stateful sessions" : "");
+    return SMFW_OK;
+}
+
 static smfw_status build_payloads(const direct_options *o, smfw_tokenizer *tok,
                                   const smfw_prompt_set *ps, direct_payload **out, json_t **inputs,
                                   int64_t **times, smfw_error *err) {
@@ -234,15 +297,7 @@ static smfw_status build_payloads(const direct_options *o, smfw_tokenizer *tok,
     }
     int raw = !strcmp(ps->info.format, "sagemaker_capture");
     direct_payload_cfg cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.type = o->endpoint_type;
-    cfg.model = o->model;
-    cfg.streaming = o->streaming;
-    cfg.include_usage = o->include_usage;
-    cfg.use_max_tokens = o->use_max_tokens;
-    cfg.template_text = o->template_text;
-    cfg.extra = (const char *const *)o->extra;
-    cfg.n_extra = o->n_extra;
+    payload_cfg(o, &cfg);
     direct_rng rng;
     direct_rng_seed(&rng, o->seed, 0xB0D9);
     smfw_status st = SMFW_OK;
@@ -649,6 +704,8 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     direct_hints hints;
     memset(&hints, 0, sizeof hints);
     char *self_json = NULL;
+    direct_sessions sessions;
+    memset(&sessions, 0, sizeof sessions);
     smfw_status st = SMFW_OK;
     char path[4096];
     if (!eng || !rs) {
@@ -656,6 +713,9 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         goto out;
     }
 
+    /* Before anything starts: a conversation dataset's refusals are configuration errors. */
+    st = sessions_prepare(o, run->prompts, &sessions, err);
+    if (st != SMFW_OK) goto out;
     if (o->mock) {
         if (!o->region) o->region = strdup("us-east-1");
         st = direct_mock_start(&mock, o->mock_binary, o->endpoint, o->region, o->mock_args,
@@ -683,6 +743,7 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     if (st != SMFW_OK) goto out;
     st = direct_engine_init(eng, o, payloads, run->prompts->count, b->tok, run->cancel, err);
     if (st != SMFW_OK) goto out;
+    if (o->sessions) eng->sessions = &sessions;
     if (o->mock) {
         st = direct_sagemaker_set_explicit_credentials(&eng->tr, mock.access_key_id,
                                                        mock.secret_access_key, err);
@@ -832,7 +893,13 @@ out:
         smfw_error e3;
         direct_outputs_close(&rs->outputs, &e3);
     }
+    if (eng && eng->sessions && o->sagemaker_sessions)
+        SMFW_LOG_INFO("direct", "SageMaker sessions: %llu opened, %llu closed, %llu failed",
+                      (unsigned long long)atomic_load(&eng->sessions_opened),
+                      (unsigned long long)atomic_load(&eng->sessions_closed),
+                      (unsigned long long)atomic_load(&eng->session_failures));
     if (eng) direct_engine_free(eng);
+    direct_sessions_free(&sessions);
     if (o->mock) direct_mock_stop(&mock);
     if (payloads) {
         for (size_t i = 0; i < run->prompts->count; i++) direct_payload_clear(&payloads[i]);

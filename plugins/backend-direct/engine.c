@@ -18,6 +18,15 @@
 
 #define DIRECT_NO_DEADLINE INT64_MAX
 
+/*
+ * Requests started per loop pass. Starting one (signing, curl's request, the send) takes
+ * ~0.1 ms; between two batches the loop reads whatever has arrived, so a burst of sends
+ * (a closed loop refilling hundreds of slots) never holds up the timestamp of a response
+ * that is already waiting. The deferral is not hidden: it is the send lag against the
+ * intended send time (schedule_lag, *_from_intended).
+ */
+#define DIRECT_STARTS_PER_PASS 2
+
 int64_t direct_clock_offset_ns(void) {
     /* The sample whose two monotonic reads are closest brackets the wall read best. */
     int64_t best = 0, width = INT64_MAX;
@@ -312,12 +321,216 @@ static void failfast_note(direct_engine *eng, const direct_completion *c) {
     pthread_mutex_unlock(&eng->ff_lock);
 }
 
+/* ---- multi-turn sessions (sessions.h) ---------------------------------------------------- */
+
+static int send_slot(direct_worker *w, direct_slot *s, int64_t index, int64_t intended);
+static int claim_index(direct_engine *eng, int64_t *idx);
+
+static void user_end(direct_user *u) {
+    json_decref(u->history);
+    u->history = NULL;
+    u->active = 0;
+    u->session_id[0] = '\0';
+}
+
+/* Every user idle at the phase start, ready for a first conversation. */
+static void users_reset(direct_worker *w, int64_t start_ns) {
+    direct_engine *eng = w->eng;
+    if (!w->users) {
+        w->users = calloc(w->max_slots ? w->max_slots : 1, sizeof *w->users);
+        w->n_users = w->users ? w->max_slots : 0;
+    }
+    for (size_t i = 0; i < w->n_users; i++) {
+        user_end(&w->users[i]);
+        w->users[i].ready_ns = eng->sessions ? start_ns : DIRECT_NO_DEADLINE;
+    }
+}
+
+static void user_begin(direct_worker *w, direct_user *u) {
+    direct_engine *eng = w->eng;
+    int64_t k = atomic_fetch_add(&eng->next_conversation, 1) + eng->conversation_offset;
+    u->conv = (size_t)((uint64_t)k % eng->sessions->n);
+    u->next_turn = 0;
+    u->history = json_array();
+    u->session_id[0] = '\0';
+    direct_uuid4(&w->rng, u->corr_id);
+    u->active = 1;
+}
+
+/* A user with a SageMaker session open and a close body to send. */
+static int user_wants_close(const direct_engine *eng, const direct_user *u) {
+    return eng->opt->session_close_body && u->active && u->session_id[0];
+}
+
+/* A turn's answer ended: keep it in the history, learn the session id, schedule the next. */
+static void session_turn_done(direct_worker *w, direct_slot *s, int failed) {
+    direct_engine *eng = w->eng;
+    const direct_options *o = eng->opt;
+    direct_user *u = s->user;
+    int64_t now = smfw_now_mono_ns();
+    if (failed) {
+        /* The conversation cannot go on without this answer: the user starts the next one (an
+         * open SageMaker session is left to expire; it may be the reason for the failure). */
+        user_end(u);
+        u->ready_ns = now;
+        return;
+    }
+    if (o->sagemaker_sessions && !u->session_id[0]) {
+        if (!s->new_session[0]) {
+            if (atomic_fetch_add(&eng->session_failures, 1) == 0)
+                SMFW_LOG_WARN("direct",
+                              "the endpoint answered NEW_SESSION without an "
+                              "X-Amzn-SageMaker-New-Session-Id header: does its container "
+                              "support stateful sessions? The conversation ends there");
+            user_end(u);
+            u->ready_ns = now;
+            return;
+        }
+        snprintf(u->session_id, sizeof u->session_id, "%s", s->new_session);
+        atomic_fetch_add(&eng->sessions_opened, 1);
+    }
+    const direct_conversation *c = &eng->sessions->v[u->conv];
+    const direct_turn *t = &c->turns[u->next_turn];
+    if (direct_session_remember(u->history, t, s->acc.text.data, s->acc.text.len) != SMFW_OK) {
+        user_end(u);
+        u->ready_ns = now;
+        return;
+    }
+    u->next_turn++;
+    if (u->next_turn < c->n) {
+        int64_t d = c->turns[u->next_turn].delay_ms;
+        int64_t delay_ns = d >= 0 ? d * 1000000LL : (int64_t)(o->turn_delay_s * 1e9);
+        u->ready_ns = now + delay_ns; /* from when the client saw the answer end */
+    } else {
+        u->ready_ns = now; /* close it, or begin the next conversation */
+    }
+}
+
+/* The close request's answer: the session is over either way. */
+static void session_closed(direct_worker *w, direct_slot *s) {
+    direct_engine *eng = w->eng;
+    direct_user *u = s->user;
+    if (s->status == 200 && strcmp(s->closed_session, u->session_id) == 0) {
+        atomic_fetch_add(&eng->sessions_closed, 1);
+    } else if (atomic_fetch_add(&eng->session_failures, 1) == 0) {
+        SMFW_LOG_WARN("direct",
+                      "closing a SageMaker session failed (HTTP %d%s): check "
+                      "--session-close-body against what the container expects",
+                      s->status,
+                      s->status == 200 ? ", no X-Amzn-SageMaker-Closed-Session-Id for it" : "");
+    }
+    user_end(u);
+    u->ready_ns = smfw_now_mono_ns();
+}
+
+static int start_close(direct_worker *w, direct_slot *s, direct_user *u) {
+    const direct_options *o = w->eng->opt;
+    direct_payload *b = &u->body;
+    free(b->body);
+    b->body = malloc(o->session_close_len + 1);
+    if (!b->body) {
+        user_end(u);
+        return -1;
+    }
+    memcpy(b->body, o->session_close_body, o->session_close_len + 1);
+    b->len = o->session_close_len;
+    smfw_sha256_hex(b->body, b->len, b->sha256);
+    s->payload = b;
+    s->user = u;
+    s->buffered = s->is_close = 1;
+    u->ready_ns = DIRECT_NO_DEADLINE;
+    return send_slot(w, s, -1, smfw_now_mono_ns());
+}
+
+static int start_turn(direct_worker *w, direct_slot *s, direct_user *u, int64_t index) {
+    direct_engine *eng = w->eng;
+    const direct_options *o = eng->opt;
+    const direct_turn *t = &eng->sessions->v[u->conv].turns[u->next_turn];
+    s->user = u;
+    s->is_close = 0;
+    /* A stateful session opens on InvokeEndpoint, whatever the later turns use. */
+    s->buffered = o->sagemaker_sessions && !u->session_id[0] && o->streaming;
+    smfw_error err;
+    smfw_error_clear(&err);
+    if (direct_session_body(eng->sessions, t, &eng->payloads[t->payload], u->history,
+                            o->streaming && !s->buffered, &u->body, &err) != SMFW_OK) {
+        SMFW_LOG_WARN("direct", "a turn could not be built: %s", err.message);
+        user_end(u);
+        return -1;
+    }
+    s->payload = &u->body;
+    int64_t intended = u->ready_ns;
+    u->ready_ns = DIRECT_NO_DEADLINE;
+    return send_slot(w, s, index, intended);
+}
+
+/* Earliest moment a user has something to send (INT64_MAX: none). */
+static int64_t users_next_ready(const direct_worker *w, int exhausted) {
+    int64_t t = DIRECT_NO_DEADLINE;
+    for (size_t i = 0; i < w->n_users; i++) {
+        const direct_user *u = &w->users[i];
+        if (exhausted && !user_wants_close(w->eng, u)) continue;
+        if (u->ready_ns < t) t = u->ready_ns;
+    }
+    return t;
+}
+
+/* Closed loop over conversations: each ready user sends its next turn (or its close). */
+static int start_turns(direct_worker *w, int64_t now, int *exhausted) {
+    direct_engine *eng = w->eng;
+    int started = 0;
+    for (size_t i = 0; i < w->n_users && started < DIRECT_STARTS_PER_PASS; i++) {
+        direct_user *u = &w->users[i];
+        if (u->ready_ns > now) continue;
+        int done = u->active && u->next_turn >= eng->sessions->v[u->conv].n;
+        int close = user_wants_close(eng, u) && (done || *exhausted);
+        if (!close && (*exhausted || done)) {
+            user_end(u);
+            if (*exhausted) {
+                u->ready_ns = DIRECT_NO_DEADLINE;
+                continue;
+            }
+        }
+        direct_slot *s = slot_acquire(w);
+        if (!s) break;
+        if (close) {
+            start_close(w, s, u);
+            started++;
+            continue;
+        }
+        int64_t idx;
+        if (!claim_index(eng, &idx)) {
+            /* The budget is spent: an open session is still closed. */
+            *exhausted = 1;
+            if (user_wants_close(eng, u)) {
+                start_close(w, s, u);
+                started++;
+            } else {
+                user_end(u);
+                u->ready_ns = DIRECT_NO_DEADLINE;
+            }
+            continue;
+        }
+        if (!u->active) user_begin(w, u);
+        start_turn(w, s, u, idx);
+        started++;
+    }
+    return started;
+}
+
 static void finish_slot(direct_worker *w, direct_slot *s, CURLcode rc, int cancelled) {
     direct_engine *eng = w->eng;
     int64_t now = smfw_now_mono_ns();
     curl_multi_remove_handle(w->multi, s->easy);
     s->end_ns = s->stamp ? s->stamp : now;
     s->cancelled = cancelled;
+    if (s->is_close) {
+        if (rc != CURLE_OK) s->status = 0;
+        s->busy = 0;
+        w->n_busy--;
+        session_closed(w, s);
+        return;
+    }
     if (!cancelled && rc == CURLE_OK) direct_response_finish(eng, s, s->end_ns);
     if (s->server_date > 0) {
         /* Clock skew (aws-wire.md §1.9): correct only when it is large. */
@@ -325,12 +538,15 @@ static void finish_slot(direct_worker *w, direct_slot *s, CURLcode rc, int cance
         if (skew >= 300 || skew <= -300) atomic_store(&eng->tr.clock_offset_s, skew);
     }
     direct_completion c;
+    int failed = 1;
     if (direct_record_build(eng, s, rc, &c) == SMFW_OK) {
         c.warmup = eng->phase == DIRECT_PHASE_WARMUP;
+        failed = c.is_error;
         if (c.is_error) atomic_fetch_add(&eng->errors, 1);
         if (!cancelled) failfast_note(eng, &c);
         push_completion(w, &c);
     }
+    if (s->user) session_turn_done(w, s, failed || cancelled);
     s->busy = 0;
     w->n_busy--;
     atomic_fetch_sub(&eng->in_flight, 1);
@@ -341,6 +557,7 @@ static void drop_slot(direct_worker *w, direct_slot *s) {
     curl_multi_remove_handle(w->multi, s->easy);
     s->busy = 0;
     w->n_busy--;
+    if (s->is_close) return; /* never counted as a request */
     w->dropped_in_flight++;
     atomic_fetch_sub(&w->eng->in_flight, 1);
 }
@@ -353,12 +570,43 @@ static int start_request(direct_worker *w, direct_slot *s, int64_t index, int64_
     if (eng->phase == DIRECT_PHASE_PROFILING)
         index = (int64_t)smfw_shard_global_index(&o->shard, (uint64_t)index);
     size_t p = (size_t)((uint64_t)(index + eng->prompt_offset) % eng->n_payloads);
-    s->index = index;
     s->payload = &eng->payloads[p];
+    s->user = NULL;
+    s->buffered = s->is_close = 0;
+    return send_slot(w, s, index, intended);
+}
+
+/* Send the slot's payload (set by the caller), intended for `intended`. */
+static int send_slot(direct_worker *w, direct_slot *s, int64_t index, int64_t intended) {
+    direct_engine *eng = w->eng;
+    const direct_options *o = eng->opt;
+    s->index = index;
     s->intended_ns = intended;
     direct_response_reset(s);
     direct_uuid4(&w->rng, s->request_id);
     direct_uuid4(&w->rng, s->correlation_id);
+    if (s->user) memcpy(s->correlation_id, s->user->corr_id, sizeof s->correlation_id);
+    if (s->is_close) {
+        /* Not a benchmark request: no record, no count; the loop waits for it at the end. */
+        smfw_error err;
+        smfw_error_clear(&err);
+        s->busy = 1;
+        w->n_busy++;
+        if (direct_transport_headers(&eng->tr, o, s, &s->headers, &err) != SMFW_OK) {
+            s->busy = 0;
+            w->n_busy--;
+            session_closed(w, s);
+            return -1;
+        }
+        curl_easy_setopt(s->easy, CURLOPT_URL, eng->tr.invoke_url);
+        curl_easy_setopt(s->easy, CURLOPT_POSTFIELDS, s->payload->body);
+        curl_easy_setopt(s->easy, CURLOPT_POSTFIELDSIZE, (long)s->payload->len);
+        curl_easy_setopt(s->easy, CURLOPT_HTTPHEADER, s->headers);
+        s->start_ns = smfw_now_mono_ns();
+        s->start_wall_ns = s->start_ns + eng->wall_offset_ns;
+        curl_multi_add_handle(w->multi, s->easy);
+        return 0;
+    }
     smfw_error err;
     smfw_error_clear(&err);
     s->busy = 1;
@@ -380,12 +628,15 @@ static int start_request(direct_worker *w, direct_slot *s, int64_t index, int64_
             failfast_note(eng, &c);
             push_completion(w, &c);
         }
+        if (s->user) session_turn_done(w, s, 1);
         s->busy = 0;
         w->n_busy--;
         atomic_fetch_sub(&eng->in_flight, 1);
         atomic_fetch_add(&eng->done, 1);
         return -1;
     }
+    if (eng->sessions)
+        curl_easy_setopt(s->easy, CURLOPT_URL, s->buffered ? eng->tr.invoke_url : eng->tr.url);
     curl_easy_setopt(s->easy, CURLOPT_POSTFIELDS, s->payload->body);
     curl_easy_setopt(s->easy, CURLOPT_POSTFIELDSIZE, (long)s->payload->len);
     curl_easy_setopt(s->easy, CURLOPT_HTTPHEADER, s->headers);
@@ -431,15 +682,6 @@ static int64_t pending_pop(direct_worker *w) {
     w->pend_len--;
     return t;
 }
-
-/*
- * Requests started per loop pass. Starting one (signing, curl's request, the send) takes
- * ~0.1 ms; between two batches the loop reads whatever has arrived, so a burst of sends
- * (a closed loop refilling hundreds of slots) never holds up the timestamp of a response
- * that is already waiting. The deferral is not hidden: it is the send lag against the
- * intended send time (schedule_lag, *_from_intended).
- */
-#define DIRECT_STARTS_PER_PASS 2
 
 /* Send waiting requests while slots are free, at most DIRECT_STARTS_PER_PASS. */
 static int start_pending(direct_worker *w, int *exhausted) {
@@ -537,6 +779,7 @@ static void *worker_main(void *arg) {
     direct_engine *eng = w->eng;
     const direct_options *o = eng->opt;
     int closed = o->arrival == DIRECT_ARRIVAL_CLOSED;
+    int sessions = eng->sessions != NULL; /* closed loop over conversations */
     int exhausted = 0;
     w->stop_local = 0;
     w->grace_deadline = DIRECT_NO_DEADLINE;
@@ -548,7 +791,9 @@ static void *worker_main(void *arg) {
     struct timespec cpu0, cpu1;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
 
-    if (closed) {
+    if (sessions) {
+        users_reset(w, eng->phase_start_ns); /* every user's first turn: the phase start */
+    } else if (closed) {
         /* Every slot's first request is intended for the phase start. */
         for (size_t i = 0; i < w->max_slots; i++) pending_push(w, eng->phase_start_ns);
     } else {
@@ -595,24 +840,33 @@ static void *worker_main(void *arg) {
             exhausted = 1; /* the other workers took the rest of the budget */
             w->next_arrival = DIRECT_NO_DEADLINE;
         }
-        process_done(w, closed, exhausted);
+        process_done(w, closed && !sessions, exhausted); /* sessions: users, not refills */
         /* stop_issuing again: a completion just judged may have stopped the run. */
         if (!w->stop_local && !atomic_load(&eng->stop_issuing))
-            started += closed ? start_pending(w, &exhausted) : start_due(w, now, &exhausted);
+            started += sessions ? start_turns(w, now, &exhausted)
+                       : closed ? start_pending(w, &exhausted)
+                                : start_due(w, now, &exhausted);
         if (started) socket_action(w, CURL_SOCKET_TIMEOUT, 0);
-        if (w->n_busy == 0 && w->pend_len == 0 && (w->stop_local || exhausted)) break;
+        /* Users waiting for a turn's delay, or with a session to close. */
+        int64_t user_ready =
+            sessions && !w->stop_local ? users_next_ready(w, exhausted) : DIRECT_NO_DEADLINE;
+        if (w->n_busy == 0 && w->pend_len == 0 && (w->stop_local || exhausted) &&
+            user_ready == DIRECT_NO_DEADLINE)
+            break;
 
         int64_t wake = w->curl_deadline;
         int has_slot = w->n_busy < w->max_slots;
         /* A due arrival waits for a slot, not for a timer: no spinning while all are busy. */
         if (has_slot && w->next_arrival < wake) wake = w->next_arrival;
+        if (has_slot && user_ready < wake) wake = user_ready;
         if (w->grace_deadline < wake) wake = w->grace_deadline;
         if (!w->stop_local && eng->issue_end_ns < wake) wake = eng->issue_end_ns;
         now = smfw_now_mono_ns();
         int timeout_ms = 100;
-        int more_to_start = !w->stop_local && has_slot &&
-                            (w->pend_len > 0 || (!closed && w->next_arrival <= now &&
-                                                 w->next_arrival < eng->issue_end_ns));
+        int more_to_start =
+            !w->stop_local && has_slot &&
+            (w->pend_len > 0 || user_ready <= now ||
+             (!closed && w->next_arrival <= now && w->next_arrival < eng->issue_end_ns));
         if (wake <= now || more_to_start) {
             timeout_ms = 0;
         } else {
@@ -758,6 +1012,12 @@ smfw_status direct_engine_start_phase(direct_engine *eng, direct_phase phase, in
                                       double duration_s, double grace_s, smfw_error *err) {
     eng->phase = phase;
     eng->phase_start_ns = smfw_now_mono_ns();
+    /* Profiling's conversations continue after the warm-up's. */
+    eng->conversation_offset =
+        phase == DIRECT_PHASE_WARMUP
+            ? 0
+            : eng->conversation_offset + atomic_load(&eng->next_conversation);
+    atomic_store(&eng->next_conversation, 0);
     eng->issue_end_ns =
         duration_s > 0 ? eng->phase_start_ns + (int64_t)(duration_s * 1e9) : DIRECT_NO_DEADLINE;
     eng->grace_s = grace_s;
@@ -803,6 +1063,11 @@ void direct_engine_free(direct_engine *eng) {
             }
             free(w->slots);
             free(w->pending);
+            for (size_t k = 0; k < w->n_users; k++) {
+                user_end(&w->users[k]);
+                direct_payload_clear(&w->users[k].body);
+            }
+            free(w->users);
             for (size_t k = 0; k < w->local_len; k++) direct_completion_clear(&w->local[k]);
             free(w->local);
             if (w->multi) curl_multi_cleanup(w->multi);

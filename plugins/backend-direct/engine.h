@@ -33,10 +33,23 @@
 #include "options.h"
 #include "payload.h"
 #include "scheduler.h"
+#include "sessions.h"
 #include "stream.h"
 
 struct direct_engine;
 struct direct_worker;
+
+/** A closed-loop user of a multi-turn run: the conversation it is in (sessions.h). */
+typedef struct direct_user {
+    int active;           /* in a conversation */
+    size_t conv;          /* its index in the engine's sessions */
+    size_t next_turn;     /* the turn to send next */
+    json_t *history;      /* chat messages so far (user turns and the answers) */
+    char session_id[260]; /* SageMaker stateful session id (at most 256, "" = none open yet) */
+    char corr_id[40];     /* per-session id: X-Correlation-ID / --session-header */
+    int64_t ready_ns;     /* when it may send next (INT64_MAX: a request is in flight) */
+    direct_payload body;  /* the body in flight (owned) */
+} direct_user;
 
 /** How the body of a 200 response is read (chosen from its Content-Type). */
 typedef enum direct_reader {
@@ -78,6 +91,11 @@ typedef struct direct_slot {
     direct_acc acc;
     int cancelled; /* aborted by Ctrl-C (record 499) */
     char errbuf[CURL_ERROR_SIZE];
+    /* multi-turn sessions: the user whose turn this is (NULL otherwise) */
+    direct_user *user;
+    int buffered; /* sent by InvokeEndpoint in a streaming run (a session's opening turn) */
+    int is_close; /* the session close request (no record) */
+    char new_session[260], closed_session[260]; /* the answer's session headers */
 } direct_slot;
 
 /** A waiting arrival (open loop) whose slot is not free yet. */
@@ -128,7 +146,9 @@ typedef struct direct_worker {
     direct_lag_hist loop_busy; /* time from epoll return to the next wait (read delay bound) */
     direct_lag_hist send_lag;  /* actual send - intended send */
     uint64_t sends, late_sends, dropped_arrivals, dropped_in_flight, slot_growths;
-    double cpu_s; /* CPU time of this thread in the last phase */
+    double cpu_s;       /* CPU time of this thread in the last phase */
+    direct_user *users; /* multi-turn sessions: one per slot (closed loop) */
+    size_t n_users;
     char worker_name[32];
 } direct_worker;
 
@@ -148,11 +168,12 @@ typedef struct direct_completion {
 /** The SageMaker/HTTP specifics shared (read-only) by every worker. */
 typedef struct direct_transport {
     direct_transport_kind kind;
-    char *url;         /* full request URL */
-    char *shown_url;   /* url as it may be printed or written (smfw_url_redact) */
-    char *host;        /* Host header value as curl sends it */
-    char *path;        /* wire path (signed) */
-    char *auth_header; /* "Authorization: Bearer ..." or NULL */
+    char *url;                      /* full request URL */
+    char *shown_url;                /* url as it may be printed or written (smfw_url_redact) */
+    char *host;                     /* Host header value as curl sends it */
+    char *path;                     /* wire path (signed) */
+    char *invoke_url, *invoke_path; /* SageMaker InvokeEndpoint (a session's opening turn) */
+    char *auth_header;              /* "Authorization: Bearer ..." or NULL */
     /* SageMaker signing: the AWS client, or explicit credentials (smfw-mock) */
     smfw_aws_client *aws;
     int aws_borrowed; /* aws belongs to the options (direct_preflight) */
@@ -204,6 +225,11 @@ typedef struct direct_engine {
     int take_wake;            /* direct_engine_wake_takers() was called (under qlock) */
     int fatal;
     smfw_error fatal_err;
+    /* multi-turn sessions (sessions.h), NULL when every prompt is a request of its own */
+    const direct_sessions *sessions;
+    _Atomic int64_t next_conversation; /* next conversation to claim in this phase */
+    int64_t conversation_offset;       /* profiling continues after the warm-up's */
+    _Atomic uint64_t sessions_opened, sessions_closed, session_failures;
 } direct_engine;
 
 /** Set up transport, workers and slots (nothing is sent). */

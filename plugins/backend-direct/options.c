@@ -3,6 +3,7 @@
  */
 #include "options.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,10 +49,10 @@ static int was_set(const smfw_settings *s, const char *key) {
            smfw_settings_has(s, key);
 }
 
-static char *read_file_text(const char *path, smfw_error *err) {
+static char *read_file_text(const char *path, const char *what, smfw_error *err) {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        smfw_error_set(err, SMFW_ERR_CONFIG, "cannot open payload template %s", path);
+        smfw_error_set(err, SMFW_ERR_CONFIG, "cannot open %s %s: %s", what, path, strerror(errno));
         return NULL;
     }
     size_t cap = 4096, len = 0;
@@ -208,7 +209,7 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
             return smfw_error_set(err, SMFW_ERR_CONFIG,
                                   "--endpoint-type template needs --template FILE (a JSON body "
                                   "with {{prompt}} and {{max_tokens}} placeholders)");
-        o->template_text = read_file_text(o->template_path, err);
+        o->template_text = read_file_text(o->template_path, "payload template", err);
         if (!o->template_text) return err ? err->status : SMFW_ERR_CONFIG;
         if (!strstr(o->template_text, "{{prompt}}"))
             return smfw_error_set(err, SMFW_ERR_CONFIG,
@@ -217,6 +218,34 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
     }
     smfw_status st = direct_extra_inputs_check((const char *const *)o->extra, o->n_extra, err);
     if (st != SMFW_OK) return st;
+
+    /* Sessions (turns of a multi-turn dataset, sessions.h). */
+    o->turn_delay_s = own ? smfw_settings_get_duration(own, "turn_delay", 0.0) : 0.0;
+    if (o->turn_delay_s < 0)
+        return smfw_error_set(err, SMFW_ERR_CONFIG, "--turn-delay must not be negative");
+    o->sagemaker_sessions = own ? smfw_settings_get_bool(own, "sagemaker_sessions", 0) : 0;
+    o->session_header = get_str(own, "session_header");
+    if (!o->session_header) o->session_header = direct_strdup("X-Correlation-ID");
+    if (!o->session_header) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    if (!*o->session_header || strpbrk(o->session_header, ": \t\r\n"))
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "--session-header wants a header name (e.g. X-Session-Id), not "
+                              "\"%s\"",
+                              o->session_header);
+    o->session_close_path = get_str(own, "session_close_body");
+    if (o->sagemaker_sessions && o->transport == DIRECT_TRANSPORT_HTTP)
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "--sagemaker-sessions opens SageMaker stateful sessions; with --url "
+                              "use --session-header NAME for a router's session affinity");
+    if (o->session_close_path && !o->sagemaker_sessions)
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "--session-close-body closes SageMaker stateful sessions: add "
+                              "--sagemaker-sessions");
+    if (o->session_close_path) {
+        o->session_close_body = read_file_text(o->session_close_path, "session close body", err);
+        if (!o->session_close_body) return err ? err->status : SMFW_ERR_CONFIG;
+        o->session_close_len = strlen(o->session_close_body);
+    }
     for (size_t i = 0; i < o->n_headers; i++) {
         const char *c = strchr(o->headers[i], ':');
         if (!c || c == o->headers[i])
@@ -357,6 +386,9 @@ void direct_options_free(direct_options *o) {
     free(o->model);
     free(o->template_path);
     free(o->template_text);
+    free(o->session_header);
+    free(o->session_close_path);
+    free(o->session_close_body);
     free(o->response_field);
     free_list(o->extra, o->n_extra);
     free(o->slos);

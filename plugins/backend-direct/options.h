@@ -80,6 +80,14 @@ typedef struct direct_options {
     int count_from_dataset;  /* no --request-count: every timed prompt once */
     int64_t *schedule_ns;    /* the offsets, made by the backend from the prompts */
     size_t n_schedule;
+    /* multi-turn sessions (sessions.h): set by the backend when the dataset has conversations */
+    int sessions;
+    double turn_delay_s;      /* --turn-delay: before a turn whose dataset entry has no delay */
+    int sagemaker_sessions;   /* --sagemaker-sessions: stateful sessions (NEW_SESSION, id) */
+    char *session_close_path; /* --session-close-body FILE */
+    char *session_close_body; /* its text, sent to close each session */
+    size_t session_close_len;
+    char *session_header; /* --url: header carrying the per-session id (X-Correlation-ID) */
 } direct_options;
 
 /** Resolve and validate. On failure *err says what to change. */

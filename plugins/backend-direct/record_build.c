@@ -239,7 +239,9 @@ smfw_status direct_record_build(direct_engine *eng, direct_slot *s, CURLcode rc,
 
     smfw_response_timing t;
     memset(&t, 0, sizeof t);
-    t.streaming = o->streaming;
+    /* A session's opening turn on InvokeEndpoint has no stream: no TTFT, as AIPerf leaves it
+     * out of non-streamed requests. */
+    t.streaming = o->streaming && !s->buffered;
     t.start_mono_ns = s->start_ns;
     t.intended_mono_ns = s->intended_ns;
     t.content_ns = a->content_ns;
@@ -262,7 +264,7 @@ smfw_status direct_record_build(direct_engine *eng, direct_slot *s, CURLcode rc,
         s->server_date > 0
             ? s->server_date - (s->start_wall_ns + (s->end_ns - s->start_ns)) / 1000000000LL
             : INT64_MIN;
-    if (!out->is_error && o->streaming && a->n_content)
+    if (!out->is_error && t.streaming && a->n_content)
         out->ttft_ms = (double)(a->content_ns[0] - s->start_ns) / 1e6;
     if (o->save_outputs || out->tokenized) {
         out->text = a->text.len ? strndup(a->text.data, a->text.len) : NULL;

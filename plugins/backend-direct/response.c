@@ -33,6 +33,7 @@ void direct_response_reset(direct_slot *s) {
     s->stamp_seq = 0;
     s->cancelled = 0;
     s->errbuf[0] = '\0';
+    s->new_session[0] = s->closed_session[0] = '\0';
     direct_sse_reset(&s->sse);
     direct_lines_reset(&s->lines);
     if (s->es_ready) smfw_eventstream_decoder_reset(&s->es);
@@ -84,6 +85,10 @@ static direct_reader reader_for(const char *ct) {
     return DIRECT_READ_BODY;
 }
 
+static int session_header_is(const char *name, size_t len, const char *want) {
+    return len == strlen(want) && strncasecmp(name, want, len) == 0;
+}
+
 size_t direct_response_header_cb(char *data, size_t size, size_t n, void *userp) {
     direct_slot *s = userp;
     size_t len = size * n;
@@ -122,6 +127,12 @@ size_t direct_response_header_cb(char *data, size_t size, size_t n, void *userp)
         trim_copy(s->content_type, sizeof s->content_type, val, vl);
     else if (nl == 16 && strncasecmp(data, "x-amzn-errortype", 16) == 0)
         trim_copy(s->amz_error_type, sizeof s->amz_error_type, val, vl);
+    else if (s->user && session_header_is(data, nl, "x-amzn-sagemaker-new-session-id")) {
+        /* "<id>; Expires=<time>": the id is what later turns send. */
+        const char *semi = memchr(val, ';', vl);
+        trim_copy(s->new_session, sizeof s->new_session, val, semi ? (size_t)(semi - val) : vl);
+    } else if (s->user && session_header_is(data, nl, "x-amzn-sagemaker-closed-session-id"))
+        trim_copy(s->closed_session, sizeof s->closed_session, val, vl);
     else if (nl == 4 && strncasecmp(data, "date", 4) == 0) {
         char tmp[64];
         trim_copy(tmp, sizeof tmp, val, vl);

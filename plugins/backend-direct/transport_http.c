@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <smfw/smfw.h>
 
@@ -72,7 +73,7 @@ static struct curl_slist *last_node(struct curl_slist *l) {
 
 smfw_status direct_http_headers(direct_transport *tr, const direct_options *o, direct_slot *s,
                                 struct curl_slist **out, smfw_error *err) {
-    char line[160];
+    char line[320];
     int failed = 0;
     struct curl_slist *l = NULL;
     l = append(l, "Content-Type: application/json", &failed);
@@ -84,6 +85,11 @@ smfw_status direct_http_headers(direct_transport *tr, const direct_options *o, d
     snprintf(line, sizeof line, "X-Correlation-ID: %s", s->correlation_id);
     l = append(l, line, &failed);
     struct curl_slist *cid = failed ? NULL : last_node(l);
+    if (s->user && strcasecmp(o->session_header, "X-Correlation-ID") != 0) {
+        /* A router's session key: the session's id, the same on every turn. */
+        snprintf(line, sizeof line, "%s: %s", o->session_header, s->correlation_id);
+        l = append(l, line, &failed);
+    }
     if (tr->auth_header) l = append(l, tr->auth_header, &failed);
     for (size_t i = 0; i < o->n_headers; i++) l = append(l, o->headers[i], &failed);
     l = append(l, "Expect:", &failed); /* never wait for 100-continue */
@@ -124,7 +130,9 @@ smfw_status direct_transport_init(direct_transport *tr, const direct_options *o,
 
 smfw_status direct_transport_headers(direct_transport *tr, const direct_options *o, direct_slot *s,
                                      struct curl_slist **out, smfw_error *err) {
-    if (tr->kind == DIRECT_TRANSPORT_HTTP && http_headers_reuse(s)) {
+    /* A custom session header is rebuilt per request; the ids alone are rewritten in place. */
+    int custom = s->user && strcasecmp(o->session_header, "X-Correlation-ID") != 0;
+    if (tr->kind == DIRECT_TRANSPORT_HTTP && !custom && http_headers_reuse(s)) {
         *out = s->headers;
         return SMFW_OK;
     }
@@ -140,6 +148,8 @@ void direct_transport_free(direct_transport *tr) {
     free(tr->shown_url);
     free(tr->host);
     free(tr->path);
+    free(tr->invoke_url);
+    free(tr->invoke_path);
     free(tr->auth_header);
     free(tr->region);
     free(tr->explicit_akid);

@@ -91,9 +91,14 @@ smfw_status direct_sagemaker_init(direct_transport *tr, const direct_options *o,
     tr->url = strdup(url);
     tr->host = strdup(host);
     tr->path = strdup(path);
+    /* Stateful sessions open on InvokeEndpoint even in a streaming run. */
+    snprintf(path, sizeof path, "%s/endpoints/%s/invocations", slash ? slash : "", name_enc);
+    snprintf(url, sizeof url, "%.*s%s", (int)(hs - base + host_len), base, path);
+    tr->invoke_url = strdup(url);
+    tr->invoke_path = strdup(path);
     st = smfw_sigv4_signer_new(tr->region, "sagemaker", 0, &tr->signer, err);
     if (st != SMFW_OK) return st;
-    if (!tr->url || !tr->host || !tr->path)
+    if (!tr->url || !tr->host || !tr->path || !tr->invoke_url || !tr->invoke_path)
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     return SMFW_OK;
 }
@@ -120,9 +125,10 @@ smfw_status direct_sagemaker_headers(direct_transport *tr, const direct_options 
                                      struct curl_slist **out, smfw_error *err) {
     smfw_sigv4_header h[SM_MAX_HEADERS];
     size_t n = 0;
+    int streaming = o->streaming && !s->buffered;
     h[n++] = (smfw_sigv4_header){"Host", tr->host};
     h[n++] = (smfw_sigv4_header){"Content-Type", "application/json"};
-    if (o->streaming)
+    if (streaming)
         h[n++] = (smfw_sigv4_header){"X-Amzn-SageMaker-Accept", "application/json"};
     else
         h[n++] = (smfw_sigv4_header){"Accept", "application/json"};
@@ -137,11 +143,14 @@ smfw_status direct_sagemaker_headers(direct_transport *tr, const direct_options 
         h[n++] = (smfw_sigv4_header){"X-Amzn-SageMaker-Target-Container-Hostname",
                                      o->target_container_hostname};
     h[n++] = (smfw_sigv4_header){"X-Amzn-SageMaker-Inference-Id", s->request_id};
+    if (s->user && o->sagemaker_sessions)
+        h[n++] = (smfw_sigv4_header){"X-Amzn-SageMaker-Session-Id",
+                                     s->user->session_id[0] ? s->user->session_id : "NEW_SESSION"};
 
     smfw_sigv4_request req;
     memset(&req, 0, sizeof req);
     req.method = "POST";
-    req.path = tr->path;
+    req.path = s->buffered ? tr->invoke_path : tr->path;
     req.headers = h;
     req.header_count = n;
     req.body = s->payload->body;

@@ -22,6 +22,7 @@
 
 #include <smfw/app.h>
 #include <smfw/eventstream.h>
+#include <smfw/sigv4.h>
 
 #include <event2/event.h>
 #include <event2/event_struct.h>
@@ -184,7 +185,19 @@ static void gen_finalize(mock_gen *g) {
         g->truth.first_token_ns = g->truth.last_byte_ns;
     }
     g->truth.status = g->status;
+    if (g->truth.session_id[0] && g->status == 200 && !g->ans.reasoning_only) {
+        /* The answer's content, as the client reassembles it: every token sent, in order. */
+        mock_buf text = {0};
+        for (long k = 0; k < g->truth.tokens; k++) {
+            const char *tok = mock_llm_token(k);
+            mock_buf_puts(&text, tok);
+        }
+        smfw_sha256_hex(text.data ? text.data : "", text.len, g->truth.answer_sha256);
+        mock_buf_free(&text);
+    }
     mock_groundtruth_write(srv->gt, &g->truth);
+    free(g->truth.session_history);
+    g->truth.session_history = NULL;
     if (srv->capture && !g->openai && g->status == 200) gen_capture(g);
     if (!g->openai && srv->metrics) {
         int64_t end = g->truth.last_byte_ns ? g->truth.last_byte_ns : smfw_now_mono_ns();
@@ -464,6 +477,12 @@ void mock_gen_start(mock_server *srv, mock_request *req, const mock_gen_params *
     snprintf(g->variant, sizeof g->variant, "%s", p->variant ? p->variant : "AllTraffic");
     snprintf(g->component, sizeof g->component, "%s", p->component ? p->component : "");
     g->truth.recv_ns = req->recv_ns;
+    if (p->session_id && *p->session_id) {
+        snprintf(g->truth.session_id, sizeof g->truth.session_id, "%s", p->session_id);
+        g->truth.session_turn = p->session_turn;
+        g->truth.session_history =
+            mock_session_history(req->body, req->body_len, &g->truth.session_messages);
+    }
     size_t nh = 0, total = 0;
     for (size_t i = 0; p->headers && p->headers[i] && i < GEN_MAX_HEADERS; i++)
         total += strlen(p->headers[i]) + 1;

@@ -18,6 +18,9 @@ typedef struct mock_gen_params {
     const char *inference_id;
     const char *const *headers; /* extra response headers ("Name: value"), NULL-terminated */
     mock_llm_request llm;
+    /* stateful session of the request (sessions.c), NULL when none */
+    const char *session_id;
+    long session_turn;
 } mock_gen_params;
 
 /* Take over `req`: answer it on the configured schedule, then finish it. */

@@ -38,6 +38,16 @@ void mock_groundtruth_write(mock_groundtruth *gt, const mock_truth *t) {
     json_object_set_new(o, "fault",
                         t->fault == MOCK_FAULT_NONE ? json_null()
                                                     : json_string(mock_fault_name(t->fault)));
+    if (t->session_id[0]) {
+        json_object_set_new(o, "session_id", json_string(t->session_id));
+        json_object_set_new(o, "session_turn", json_integer(t->session_turn));
+        if (t->session_close) json_object_set_new(o, "session_close", json_true());
+        json_object_set_new(o, "messages", json_integer(t->session_messages));
+        json_t *h = t->session_history ? json_loads(t->session_history, 0, NULL) : NULL;
+        json_object_set_new(o, "assistant_sha256", h ? h : json_array());
+        json_object_set_new(o, "answer_sha256",
+                            t->answer_sha256[0] ? json_string(t->answer_sha256) : json_null());
+    }
     char *line = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     if (!line) return;

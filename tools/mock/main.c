@@ -154,6 +154,7 @@ out:
     mock_s3_free(srv.s3);
     mock_metrics_free(srv.metrics);
     mock_groundtruth_close(srv.gt);
+    mock_sessions_free(srv.sessions);
     event_base_free(srv.base);
     if (srv.opt.state_dir_is_temp) nftw(srv.opt.state_dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     mock_options_free(&srv.opt);

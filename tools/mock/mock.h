@@ -86,6 +86,8 @@ typedef struct mock_options {
     long slow_headers_ms;
     mock_split_mode split;
     char *ground_truth;
+    double session_ttl_s;     /* stateful sessions expire this long after they open */
+    char session_header[128]; /* OpenAI routes: header whose value is the session id */
     char *state_dir;
     int state_dir_is_temp;
     int exit_on_stdin_eof;
@@ -161,8 +163,9 @@ typedef struct mock_server {
     mock_metrics *metrics;
     mock_s3 *s3;
     mock_controlplane *cp;
-    mock_gen_slots *slots;        /* --max-concurrency queues (generate.c) */
-    struct mock_capture *capture; /* Data Capture writer (capture.h), NULL when off */
+    mock_gen_slots *slots;          /* --max-concurrency queues (generate.c) */
+    struct mock_capture *capture;   /* Data Capture writer (capture.h), NULL when off */
+    struct mock_sessions *sessions; /* stateful sessions (sessions.c), made on first use */
     uint64_t fault_counts[MOCK_FAULT_COUNT];
     uint64_t api_fault_counts[MOCK_API_FAULT_COUNT];
     uint64_t requests;
@@ -227,11 +230,36 @@ typedef struct mock_truth {
     long tokens;
     mock_fault_kind fault;
     int status;
+    /* stateful sessions (sessions.c): written only when session_id is set */
+    char session_id[64];
+    long session_turn;     /* 0 = the request that opened it */
+    int session_close;     /* the close request */
+    int session_messages;  /* chat messages in the request body */
+    char *session_history; /* JSON list of the body's assistant-message SHA-256s (malloc'd) */
+    char answer_sha256[65];
 } mock_truth;
 
 mock_groundtruth *mock_groundtruth_open(const char *path, char *err, size_t err_size);
 void mock_groundtruth_write(mock_groundtruth *gt, const mock_truth *t);
 void mock_groundtruth_close(mock_groundtruth *gt);
+
+/* ---- stateful sessions (sessions.c) ------------------------------------------------------ */
+
+typedef struct mock_sessions mock_sessions;
+mock_sessions *mock_sessions_new(void);
+void mock_sessions_free(mock_sessions *s);
+/* A new session of `endpoint` living ttl_s: its id and expiry. -1 out of memory. */
+int mock_session_open(mock_sessions *s, const char *endpoint, double now, double ttl_s, char id[40],
+                      double *expires_unix);
+/* Count one more request in a live session (close: and end it). Returns the request's turn in
+ * the session, -1 when the id is unknown, expired or closed. */
+long mock_session_continue(mock_sessions *s, const char *endpoint, const char *id, double now,
+                           int close);
+/* Whether a body is the mock container's close request ({"requestType": "CLOSE"}). */
+int mock_session_is_close(const uint8_t *body, size_t len);
+/* The chat body's message count and its assistant messages' SHA-256s as a JSON list (malloc'd,
+ * NULL when the body is not JSON). */
+char *mock_session_history(const uint8_t *body, size_t len, int *messages);
 
 /* ---- CloudWatch metrics (metrics.c, cloudwatch.c) ----------------------------------------- */
 

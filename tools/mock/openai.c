@@ -75,6 +75,11 @@ void mock_openai_handle(mock_server *srv, mock_request *req) {
     p.openai = 1;
     p.endpoint = "";
     p.inference_id = xrid && strlen(xrid) < 80 ? xrid : "";
+    /* A router's session affinity key (smfw --session-header): recorded, not acted on. */
+    const char *sess =
+        srv->opt.session_header[0] ? mock_request_header(req, srv->opt.session_header) : NULL;
+    p.session_id = sess && strlen(sess) < 64 ? sess : NULL;
+    p.session_turn = -1;
     p.headers = headers;
     mock_gen_start(srv, req, &p);
 }

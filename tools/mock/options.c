@@ -68,6 +68,11 @@ static const mock_flag mock_flags[] = {
      "PayloadPart boundaries: anywhere (random, as SageMaker) or one per SSE event (line)"},
     {"model", "NAME", "model name reported by /v1/models and in answers (default mock-model)"},
     {"ground-truth", "FILE", "append one JSON line per inference request to FILE"},
+    {"session-ttl", "SECONDS",
+     "stateful sessions expire this long after InvokeEndpoint opened them (default 1200)"},
+    {"session-header", "NAME",
+     "OpenAI routes: header whose value the ground truth records as the session id (e.g. "
+     "X-Correlation-ID; default none)"},
     {"data-capture", "s3://BUCKET[/PREFIX]",
      "write SageMaker Data Capture files of the Runtime invocations to the mock's S3 "
      "(DataCaptureConfig DestinationS3Uri; default off)"},
@@ -316,6 +321,19 @@ static int apply(mock_options *opt, const char *name, const char *value, int *ex
         }
     } else if (!strcmp(name, "model")) {
         snprintf(opt->model, sizeof opt->model, "%s", value);
+    } else if (!strcmp(name, "session-ttl")) {
+        double t = strtod(value, &end);
+        if (*end || !(t > 0)) {
+            snprintf(err, err_size, "--session-ttl wants seconds > 0, got \"%s\"", value);
+            return -1;
+        }
+        opt->session_ttl_s = t;
+    } else if (!strcmp(name, "session-header")) {
+        if (!*value || strlen(value) >= sizeof opt->session_header || strchr(value, ':')) {
+            snprintf(err, err_size, "--session-header wants a header name, got \"%s\"", value);
+            return -1;
+        }
+        snprintf(opt->session_header, sizeof opt->session_header, "%s", value);
     } else if (!strcmp(name, "ground-truth")) {
         free(opt->ground_truth);
         opt->ground_truth = strdup(value);
@@ -448,6 +466,7 @@ int mock_options_parse(mock_options *opt, int argc, char **argv, char *err, size
     opt->ttft.mean_ms = 20;
     opt->itl.mean_ms = 5;
     opt->slow_headers_ms = 1000;
+    opt->session_ttl_s = 1200;
     opt->seed = 1;
     opt->job_duration_s = 0;
     int explicit_endpoints = 0, explicit_roles = 0;

@@ -35,6 +35,34 @@ static void runtime_reject(mock_server *srv, mock_request *req, const char *endp
 }
 #define runtime_invalid(req, message) runtime_reject(srv, req, endpoint, message)
 
+/* The close request: answered by the container with the id it ended. */
+static void runtime_session_closed(mock_server *srv, mock_request *req, const char *endpoint,
+                                   const char *session_id, long turn) {
+    char closed_h[128], rid[37], rid_h[64];
+    snprintf(closed_h, sizeof closed_h, "X-Amzn-SageMaker-Closed-Session-Id: %s", session_id);
+    mock_new_request_id(rid);
+    snprintf(rid_h, sizeof rid_h, "x-amzn-RequestId: %s", rid);
+    const char *h[] = {"Content-Type: application/json", closed_h, rid_h, NULL};
+    json_t *o = json_pack("{s:s}", "closed_session_id", session_id);
+    char *body = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    mock_respond(req, 200, h, body, body ? strlen(body) : 0);
+    free(body);
+    mock_truth t;
+    memset(&t, 0, sizeof t);
+    const char *id = mock_request_header(req, "X-Amzn-SageMaker-Inference-Id");
+    snprintf(t.inference_id, sizeof t.inference_id, "%s", id ? id : "");
+    snprintf(t.endpoint, sizeof t.endpoint, "%s", endpoint);
+    snprintf(t.session_id, sizeof t.session_id, "%s", session_id);
+    t.session_turn = turn;
+    t.session_close = 1;
+    t.recv_ns = req->recv_ns;
+    t.last_byte_ns = req->last_sent_ns;
+    t.status = 200;
+    mock_groundtruth_write(srv->gt, &t);
+    mock_request_finish(req);
+}
+
 static int printable_len(const char *s, size_t min, size_t max) {
     size_t n = strlen(s);
     if (n < min || n > max) return 0;
@@ -128,6 +156,43 @@ void mock_runtime_handle(mock_server *srv, mock_request *req, const char *endpoi
         return;
     }
 
+    /* Stateful sessions (docs/mock.md): NEW_SESSION opens one (InvokeEndpoint only, checked
+     * above), a live id continues it, the container's close body ends it. */
+    char session_id[40] = "", new_session_h[160] = "";
+    long session_turn = -1;
+    if (session) {
+        double now = mock_now_unix();
+        if (!srv->sessions && !(srv->sessions = mock_sessions_new())) abort();
+        if (!strcmp(session, "NEW_SESSION")) {
+            double expires;
+            if (mock_session_open(srv->sessions, endpoint, now, opt->session_ttl_s, session_id,
+                                  &expires) != 0)
+                abort();
+            char when[32];
+            mock_iso8601(expires, when, 0);
+            snprintf(new_session_h, sizeof new_session_h,
+                     "X-Amzn-SageMaker-New-Session-Id: %s; Expires=%s", session_id, when);
+            session_turn = 0;
+        } else {
+            int close = mock_session_is_close(req->body, req->body_len);
+            session_turn = mock_session_continue(srv->sessions, endpoint, session, now, close);
+            if (session_turn < 0) {
+                /* The exact AWS answer is undocumented (docs/mock.md, assumptions). */
+                snprintf(msg, sizeof msg,
+                         "Session %.64s is not valid: it does not exist, has expired or was "
+                         "closed.",
+                         session);
+                runtime_invalid(req, msg);
+                return;
+            }
+            snprintf(session_id, sizeof session_id, "%.39s", session);
+            if (close) {
+                runtime_session_closed(srv, req, endpoint, session_id, session_turn);
+                return;
+            }
+        }
+    }
+
     mock_gen_params p;
     memset(&p, 0, sizeof p);
     char err[256];
@@ -153,7 +218,7 @@ void mock_runtime_handle(mock_server *srv, mock_request *req, const char *endpoi
     char rid[37], rid_h[64], custom_h[1100], id_h[128];
     mock_new_request_id(rid);
     snprintf(rid_h, sizeof rid_h, "x-amzn-RequestId: %s", rid);
-    const char *headers[8];
+    const char *headers[9];
     size_t n = 0;
     if (streaming) {
         headers[n++] = "Content-Type: application/vnd.amazon.eventstream";
@@ -172,7 +237,10 @@ void mock_runtime_handle(mock_server *srv, mock_request *req, const char *endpoi
         snprintf(id_h, sizeof id_h, "X-Amzn-SageMaker-Inference-Id: %s", inference_id);
         headers[n++] = id_h;
     }
+    if (new_session_h[0]) headers[n++] = new_session_h;
     headers[n] = NULL;
+    p.session_id = session_id[0] ? session_id : NULL;
+    p.session_turn = session_turn;
     p.streaming = streaming;
     p.eventstream = streaming;
     p.openai = 0;
