@@ -30,7 +30,7 @@ PY
 
 start_mock --endpoint ep-alpha --endpoint ep-beta --role SageMakerExecutionRole
 
-# 1. Both at once. Each job paces its requests (about 2 s of sending), so two jobs run one at
+# 1. Both at once. Each job paces its requests (about 4 s of sending), so two jobs run one at
 # a time could not overlap.
 launch() {
     local out=$1 ep=$2 ds=$3 n=$4 rate=$5
@@ -38,9 +38,9 @@ launch() {
         --dataset custom --dataset-file "$ds.jsonl" --request-count "$n" --request-rate "$rate" \
         --concurrency 4 -o "$out" --run >"$out.out" 2>"$out.err"
 }
-launch runA ep-alpha alpha 40 20 &
+launch runA ep-alpha alpha 40 10 &
 pidA=$!
-launch runB ep-beta beta 60 30 &
+launch runB ep-beta beta 60 15 &
 pidB=$!
 set +e
 wait "$pidA"
