@@ -6,6 +6,8 @@
  */
 #include <smfw/bundle_limits.h>
 
+#include <pthread.h>
+
 /* AIPerf's summary is tens of KiB and jansson's tree takes ~20x the text. */
 #define DEF_SUMMARY_BYTES  (8LL << 20)
 #define DEF_RECORD_BYTES   (4LL << 20)
@@ -14,8 +16,14 @@
 #define DEF_DOWNLOAD_BYTES (4LL << 30)
 #define DEF_TIMEOUT_MS     (30LL * 60 * 1000)
 
+/* Written by the setter at start-up, before the threads that read it; the
+ * defaults are filled in once, whichever thread asks first. */
 static smfw_bundle_limits current;
-static int current_set;
+static pthread_once_t current_once = PTHREAD_ONCE_INIT;
+
+static void current_default(void) {
+    smfw_bundle_limits_default(&current);
+}
 
 void smfw_bundle_limits_default(smfw_bundle_limits *l) {
     l->max_summary_bytes = DEF_SUMMARY_BYTES;
@@ -56,14 +64,11 @@ void smfw_bundle_limits_from_config(const smfw_config *cfg, smfw_bundle_limits *
 }
 
 const smfw_bundle_limits *smfw_bundle_limits_get(void) {
-    if (!current_set) {
-        smfw_bundle_limits_default(&current);
-        current_set = 1;
-    }
+    pthread_once(&current_once, current_default);
     return &current;
 }
 
 void smfw_bundle_limits_set(const smfw_bundle_limits *l) {
+    pthread_once(&current_once, current_default);
     current = *l;
-    current_set = 1;
 }

@@ -30,6 +30,9 @@ struct smfw_registry {
     size_t n_refused;
 };
 
+/* libltdl keeps one process-wide handle list and is not thread-safe: every
+ * lt_* call and the count of live registries (lt_dlinit/lt_dlexit) are under
+ * ltdl_lock, so registries may be loaded and freed from several threads. */
 static pthread_mutex_t ltdl_lock = PTHREAD_MUTEX_INITIALIZER;
 static int ltdl_users;
 
@@ -288,9 +291,9 @@ smfw_status smfw_registry_load(const char *const *dirs, size_t n_dirs, smfw_regi
                               lt_dlerror());
     }
     ltdl_users++;
-    pthread_mutex_unlock(&ltdl_lock);
     for (size_t i = 0; i < n_dirs; i++)
         if (dirs[i] && *dirs[i]) scan_dir(reg, dirs[i]);
+    pthread_mutex_unlock(&ltdl_lock);
     for (size_t i = 0; i < reg->n_refused; i++) SMFW_LOG_ERR("plugins", "%s", reg->refused[i]);
     *out = reg;
     return SMFW_OK;
@@ -298,17 +301,16 @@ smfw_status smfw_registry_load(const char *const *dirs, size_t n_dirs, smfw_regi
 
 void smfw_registry_free(smfw_registry *reg) {
     if (!reg) return;
-    for (size_t i = 0; i < reg->n; i++) {
+    pthread_mutex_lock(&ltdl_lock);
+    for (size_t i = 0; i < reg->n; i++)
         if (reg->items[i].handle) lt_dlclose(reg->items[i].handle);
-        free(reg->items[i].path);
-    }
+    if (ltdl_users > 0 && --ltdl_users == 0) lt_dlexit();
+    pthread_mutex_unlock(&ltdl_lock);
+    for (size_t i = 0; i < reg->n; i++) free(reg->items[i].path);
     free(reg->items);
     for (size_t i = 0; i < reg->n_refused; i++) free(reg->refused[i]);
     free(reg->refused);
     free(reg);
-    pthread_mutex_lock(&ltdl_lock);
-    if (ltdl_users > 0 && --ltdl_users == 0) lt_dlexit();
-    pthread_mutex_unlock(&ltdl_lock);
 }
 
 size_t smfw_registry_count(const smfw_registry *reg) {
@@ -338,10 +340,51 @@ const char *smfw_registry_refused(const smfw_registry *reg, size_t i) {
 }
 
 /* Copies of SMFW_PLUGIN_PATH handed out by smfw_registry_default_dirs(); kept
- * reachable for the whole process because the returned views point into them. */
+ * reachable for the whole process because the returned views point into them.
+ * One copy per distinct value, guarded by env_lock; never written once handed out. */
 static char **env_copies;
 static size_t n_env_copies;
 static pthread_mutex_t env_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The tokenised copy of this SMFW_PLUGIN_PATH value (NUL between folders), or NULL. */
+static const char *env_copy(const char *env, size_t *len) {
+    *len = strlen(env);
+    const char *found = NULL;
+    pthread_mutex_lock(&env_lock);
+    for (size_t i = 0; i < n_env_copies && !found; i++) {
+        const char *c = env_copies[i];
+        /* Stored as [value][NUL][tokenised value][NUL]. */
+        if (!strcmp(c, env)) found = c + *len + 1;
+    }
+    if (!found) {
+        char **grown = realloc(env_copies, (n_env_copies + 1) * sizeof *grown);
+        char *c = grown ? malloc(2 * *len + 2) : NULL;
+        if (grown) env_copies = grown;
+        if (c) {
+            memcpy(c, env, *len + 1);
+            memcpy(c + *len + 1, env, *len + 1);
+            for (char *p = c + *len + 1; *p; p++)
+                if (*p == ':') *p = '\0';
+            env_copies[n_env_copies++] = c;
+            found = c + *len + 1;
+        }
+    }
+    pthread_mutex_unlock(&env_lock);
+    return found;
+}
+
+/* <libdir>/smfw/plugins beside an installed library: fixed for the process. */
+static char beside_dir[4200];
+static pthread_once_t beside_once = PTHREAD_ONCE_INIT;
+
+static void locate_beside_dir(void) {
+    const char *self = smfw_self_lib_dir();
+    struct stat st;
+    if (!self || smfw_self_in_build_tree()) return;
+    snprintf(beside_dir, sizeof beside_dir, "%s/smfw/plugins", self);
+    if (stat(beside_dir, &st) != 0 || strcmp(beside_dir, SMFW_PLUGIN_INSTALL_DIR) == 0)
+        beside_dir[0] = '\0';
+}
 
 size_t smfw_registry_default_dirs(const char *const *extra, size_t n_extra,
                                   const char *const *config_paths, size_t n_config,
@@ -349,36 +392,18 @@ size_t smfw_registry_default_dirs(const char *const *extra, size_t n_extra,
     size_t n = 0;
     for (size_t i = 0; i < n_extra && n < max; i++) dirs[n++] = extra[i];
     const char *env = getenv("SMFW_PLUGIN_PATH");
-    if (env && *env) {
-        pthread_mutex_lock(&env_lock);
-        char *copy = NULL;
-        char **grown = realloc(env_copies, (n_env_copies + 1) * sizeof *grown);
-        if (grown) {
-            env_copies = grown;
-            copy = strdup(env);
-            if (copy) env_copies[n_env_copies++] = copy;
-        }
-        pthread_mutex_unlock(&env_lock);
-        if (copy) {
-            char *save = NULL;
-            for (char *tok = strtok_r(copy, ":", &save); tok && n < max;
-                 tok = strtok_r(NULL, ":", &save))
-                if (*tok) dirs[n++] = tok;
-        }
-    }
+    size_t len = 0;
+    const char *copy = env && *env ? env_copy(env, &len) : NULL;
+    for (size_t at = 0; copy && at < len && n < max; at += strlen(copy + at) + 1)
+        if (copy[at]) dirs[n++] = copy + at;
     for (size_t i = 0; i < n_config && n < max; i++) dirs[n++] = config_paths[i];
     struct stat st;
     /* The build tree only for a build-tree library (./build/smfw works uninstalled). */
     if (n < max && smfw_self_in_build_tree() && stat(SMFW_BUILD_PLUGIN_DIR, &st) == 0)
         dirs[n++] = SMFW_BUILD_PLUGIN_DIR;
     /* An installed library finds <libdir>/smfw/plugins next to itself, whatever the prefix. */
-    static char beside[4200];
-    const char *self = smfw_self_lib_dir();
-    if (n < max && self && !smfw_self_in_build_tree()) {
-        snprintf(beside, sizeof beside, "%s/smfw/plugins", self);
-        if (stat(beside, &st) == 0 && strcmp(beside, SMFW_PLUGIN_INSTALL_DIR) != 0)
-            dirs[n++] = beside;
-    }
+    pthread_once(&beside_once, locate_beside_dir);
+    if (n < max && beside_dir[0]) dirs[n++] = beside_dir;
     if (n < max) dirs[n++] = SMFW_PLUGIN_INSTALL_DIR;
     return n;
 }

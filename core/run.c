@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,17 +21,20 @@
 #include "results_internal.h"
 #include "self_location.h"
 
-const char *smfw_data_dir(void) {
-    static char dir[4096];
-    const char *env = getenv("SMFW_DATA_DIR");
-    if (env && *env) return env;
+/* Where this library's data lies: fixed for the process (it follows the
+ * library's own location), so found once and then only read. */
+static char located_data_dir[4096];
+static pthread_once_t data_dir_once = PTHREAD_ONCE_INIT;
+
+static void locate_data_dir(void) {
     struct stat st;
     char probe[4200];
+    snprintf(located_data_dir, sizeof located_data_dir, "%s", SMFW_DATA_INSTALL_DIR);
     /* A build-tree library reads the source tree's data. */
     snprintf(probe, sizeof probe, "%s/datasets", SMFW_SOURCE_DIR);
     if (smfw_self_in_build_tree() && stat(probe, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(dir, sizeof dir, "%s", SMFW_SOURCE_DIR);
-        return dir;
+        snprintf(located_data_dir, sizeof located_data_dir, "%s", SMFW_SOURCE_DIR);
+        return;
     }
     /* An installed one: <prefix>/share/smfw relative to <prefix>/lib[/<multiarch>]. */
     const char *self = smfw_self_lib_dir();
@@ -39,31 +43,42 @@ const char *smfw_data_dir(void) {
         for (size_t i = 0; i < 2; i++) {
             snprintf(probe, sizeof probe, "%s%s/datasets", self, ups[i]);
             if (stat(probe, &st) == 0 && S_ISDIR(st.st_mode)) {
-                snprintf(dir, sizeof dir, "%s%s", self, ups[i]);
-                return dir;
+                snprintf(located_data_dir, sizeof located_data_dir, "%s%s", self, ups[i]);
+                return;
             }
         }
     }
-    return SMFW_DATA_INSTALL_DIR;
 }
 
-void smfw_dataset_params_from_config(const smfw_config *cfg, smfw_dataset_params *p) {
+const char *smfw_data_dir(void) {
+    const char *env = getenv("SMFW_DATA_DIR");
+    if (env && *env) return env;
+    pthread_once(&data_dir_once, locate_data_dir);
+    return located_data_dir;
+}
+
+/* The folders of one run's dataset parameters, owned by whoever holds the parameters. */
+typedef struct dataset_dirs {
+    char data[4200];
+    char cache[4200];
+} dataset_dirs;
+
+static void dataset_params_fill(const smfw_config *cfg, smfw_dataset_params *p,
+                                dataset_dirs *dirs) {
     memset(p, 0, sizeof *p);
     p->size = sizeof *p;
     const smfw_settings *d = smfw_config_section(cfg, "dataset");
     const smfw_settings *r = smfw_config_section(cfg, "run");
     p->file = smfw_settings_get(d, "dataset_file");
-    static char data[4200];
-    snprintf(data, sizeof data, "%s/datasets", smfw_data_dir());
-    p->data_dir = data;
-    static char cache[4200];
+    snprintf(dirs->data, sizeof dirs->data, "%s/datasets", smfw_data_dir());
+    p->data_dir = dirs->data;
     const char *xdg = getenv("XDG_CACHE_HOME");
     const char *home = getenv("HOME");
     if (xdg && *xdg)
-        snprintf(cache, sizeof cache, "%s/smfw", xdg);
+        snprintf(dirs->cache, sizeof dirs->cache, "%s/smfw", xdg);
     else
-        snprintf(cache, sizeof cache, "%s/.cache/smfw", home ? home : "/tmp");
-    p->cache_dir = cache;
+        snprintf(dirs->cache, sizeof dirs->cache, "%s/.cache/smfw", home ? home : "/tmp");
+    p->cache_dir = dirs->cache;
     p->random_seed = (uint64_t)smfw_settings_get_int(r, "random_seed", 42);
     p->input_tokens_mean = smfw_settings_get_double(d, "input_tokens_mean", 500);
     p->input_tokens_stddev = smfw_settings_get_double(d, "input_tokens_stddev", 10);
@@ -71,6 +86,13 @@ void smfw_dataset_params_from_config(const smfw_config *cfg, smfw_dataset_params
     p->output_tokens_stddev = smfw_settings_get_double(d, "output_tokens_stddev", 16);
     p->count_hint = smfw_settings_get_int(r, "request_count", -1);
     p->tokenizer = smfw_settings_get(r, "tokenizer");
+}
+
+void smfw_dataset_params_from_config(const smfw_config *cfg, smfw_dataset_params *p) {
+    /* The public form has nowhere to keep the folders: the calling thread's copy, valid
+     * until its next call (the core's own runs keep theirs beside their parameters). */
+    static _Thread_local dataset_dirs dirs;
+    dataset_params_fill(cfg, p, &dirs);
 }
 
 smfw_status smfw_dataset_load_configured(const smfw_registry *reg, const smfw_config *cfg,
@@ -86,7 +108,8 @@ smfw_status smfw_dataset_load_configured(const smfw_registry *reg, const smfw_co
     char section[128];
     snprintf(section, sizeof section, "dataset.%s", name);
     smfw_dataset_params params;
-    smfw_dataset_params_from_config(cfg, &params);
+    dataset_dirs dirs;
+    dataset_params_fill(cfg, &params, &dirs);
     params.quiet = quiet;
     void *ctx = NULL;
     smfw_status st = ops->open(smfw_config_section(cfg, section), &params, &ctx, err);
@@ -448,7 +471,7 @@ smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
     rc.prompts = prompts;
     rc.results = results;
     rc.output_dir = dir;
-    static volatile sig_atomic_t no_cancel;
+    volatile sig_atomic_t no_cancel = 0; /* this run's own, never set */
     rc.cancel = opts && opts->cancel ? opts->cancel : &no_cancel;
     rc.progress = opts ? opts->progress : NULL;
     rc.progress_user = opts ? opts->progress_user : NULL;

@@ -213,7 +213,10 @@ SMFW_API smfw_status smfw_dataset_load_configured(const smfw_registry *reg,
                                                   const char *plugin_name, int quiet,
                                                   smfw_prompt_set **out, smfw_error *err);
 
-/** Fill smfw_dataset_params from the "dataset" and "run" sections. */
+/**
+ * Fill smfw_dataset_params from the "dataset" and "run" sections. data_dir and
+ * cache_dir point into the calling thread's storage, valid until its next call.
+ */
 SMFW_API void smfw_dataset_params_from_config(const smfw_config *config,
                                               smfw_dataset_params *params);
 

@@ -49,6 +49,14 @@ SMFW_API void smfw_logv(smfw_log_level level, const char *component, const char 
 typedef void (*smfw_log_sink)(smfw_log_level level, const char *line, void *user);
 SMFW_API void smfw_log_set_sink(smfw_log_sink sink, void *user);
 
+/**
+ * Redirect the lines logged by the calling thread only (an embedder running
+ * several benchmarks at once, one per thread): they go to `sink`, before and
+ * instead of the process sink; other threads are unaffected. Threads the
+ * thread starts do not inherit it. NULL returns the thread to the process sink.
+ */
+SMFW_API void smfw_log_set_thread_sink(smfw_log_sink sink, void *user);
+
 #define SMFW_LOG_ERR(comp, ...)  smfw_log(SMFW_LOG_ERROR, comp, __VA_ARGS__)
 #define SMFW_LOG_WARN(comp, ...) smfw_log(SMFW_LOG_WARN, comp, __VA_ARGS__)
 #define SMFW_LOG_INFO(comp, ...) smfw_log(SMFW_LOG_INFO, comp, __VA_ARGS__)

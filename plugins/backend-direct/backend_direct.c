@@ -182,12 +182,14 @@ static smfw_status direct_control(void *ctx, int op, void *arg) {
 
 /* Fixed schedule: the prompts in send-time order (ties keep the set's order); every prompt
  * needs a time. Returns the order (malloc'd) and the times in it. */
-static const smfw_prompt_set *g_sort_set; /* qsort has no user pointer; one sort at a time */
+typedef struct timed_index {
+    int64_t t;
+    size_t i;
+} timed_index;
 static int by_timestamp(const void *a, const void *b) {
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    int64_t tx = g_sort_set->prompts[x].timestamp_ms, ty = g_sort_set->prompts[y].timestamp_ms;
-    if (tx != ty) return tx < ty ? -1 : 1;
-    return x < y ? -1 : x > y;
+    const timed_index *x = a, *y = b;
+    if (x->t != y->t) return x->t < y->t ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
 }
 
 static smfw_status schedule_order(const smfw_prompt_set *ps, size_t **order, int64_t **times,
@@ -202,12 +204,17 @@ static smfw_status schedule_order(const smfw_prompt_set *ps, size_t **order, int
                                   "prompt %zu has none (timed sources: --dataset capture, "
                                   "mooncake_trace lines with \"timestamp\")",
                                   ps->info.name, i + 1);
-        (*order)[i] = i;
     }
-    g_sort_set = ps;
-    qsort(*order, ps->count, sizeof **order, by_timestamp);
-    g_sort_set = NULL;
-    for (size_t i = 0; i < ps->count; i++) (*times)[i] = ps->prompts[(*order)[i]].timestamp_ms;
+    /* Sorted as (time, index) pairs: no shared state, so runs may sort at once. */
+    timed_index *pairs = malloc((ps->count ? ps->count : 1) * sizeof *pairs);
+    if (!pairs) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < ps->count; i++) pairs[i] = (timed_index){ps->prompts[i].timestamp_ms, i};
+    qsort(pairs, ps->count, sizeof *pairs, by_timestamp);
+    for (size_t i = 0; i < ps->count; i++) {
+        (*order)[i] = pairs[i].i;
+        (*times)[i] = pairs[i].t;
+    }
+    free(pairs);
     return SMFW_OK;
 }
 

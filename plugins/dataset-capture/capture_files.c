@@ -8,13 +8,16 @@
 #include <ctype.h>
 #include <errno.h>
 #include <ftw.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static capture_files *g_collect; /* nftw has no user pointer; one walk at a time */
-static int g_nomem;
+/* nftw has no user pointer: the walk's output is shared, so walks take turns. */
+static pthread_mutex_t g_walk_lock = PTHREAD_MUTEX_INITIALIZER;
+static capture_files *g_collect; /* under g_walk_lock */
+static int g_nomem;              /* under g_walk_lock */
 
 static int all_digits(const char *s, size_t n) {
     for (size_t i = 0; i < n; i++)
@@ -85,17 +88,25 @@ smfw_status capture_files_find(const char *dir, capture_files *out, smfw_error *
     if (stat(dir, &st) != 0)
         return smfw_error_set(err, SMFW_ERR_IO, "capture: cannot read %s: %s", dir,
                               strerror(errno));
+    pthread_mutex_lock(&g_walk_lock);
     g_collect = out;
     g_nomem = 0;
+    int walk_failed = 0, walk_errno = 0;
     if (S_ISREG(st.st_mode)) {
         if (add_file(dir) != 0) g_nomem = 1;
     } else if (nftw(dir, visit, 16, FTW_PHYS) != 0 && !g_nomem) {
+        walk_failed = 1;
+        walk_errno = errno;
+    }
+    int nomem = g_nomem;
+    g_collect = NULL;
+    pthread_mutex_unlock(&g_walk_lock);
+    if (walk_failed) {
         capture_files_free(out);
         return smfw_error_set(err, SMFW_ERR_IO, "capture: cannot walk %s: %s", dir,
-                              strerror(errno));
+                              strerror(walk_errno));
     }
-    g_collect = NULL;
-    if (g_nomem) {
+    if (nomem) {
         capture_files_free(out);
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     }

@@ -67,7 +67,7 @@ typedef struct mock_runner mock_runner;
    dataset plugin downloads it). verbose: copy the jobs' log lines to stderr. */
 mock_runner *mock_runner_new(const char *sharegpt_file, int verbose);
 void mock_runner_free(mock_runner *runner);
-/* A mock_job_runner; `user` is the mock_runner. Runs one job at a time. */
+/* A mock_job_runner; `user` is the mock_runner. Jobs may run at once, one per thread. */
 void mock_runner_run(const mock_job_spec *spec, mock_job_outcome *out, void *user);
 
 /* Pack folder `dir` as a gzip'd tar at `tarball`, entries under "output/" (tarball.c).

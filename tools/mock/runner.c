@@ -7,9 +7,11 @@
  * profile_export.jsonl, inputs.json, outputs.json, benchmark_summary.txt,
  * failure_reason.txt when the 1% gate trips, logs/aiperf.log.
  *
- * Jobs run one at a time (the core keeps a few process-wide buffers and the
- * log sink is global); the control plane's event loop keeps serving the
- * requests the job sends, since only this worker thread waits.
+ * Jobs run at once, each on its own worker thread with its own plugin
+ * registry, configurations, results and log (a thread sink: the core's lines
+ * from this thread go to this job's aiperf.log); a job's levels run one after
+ * the other on its thread. The control plane's event loop keeps serving the
+ * requests the jobs send, since only the worker threads wait.
  */
 #include "jobs.h"
 #include "workload_params.h"
@@ -19,7 +21,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,11 +29,8 @@
 
 #define RUNNER_MAX_LEVELS 64
 
+/* Shared by the jobs, read-only after mock_runner_new. */
 struct mock_runner {
-    pthread_mutex_t lock; /* one job at a time */
-    smfw_registry *reg;
-    int reg_loaded;
-    char reg_error[512];
     char *sharegpt_file;
     int verbose;
 };
@@ -40,7 +38,6 @@ struct mock_runner {
 mock_runner *mock_runner_new(const char *sharegpt_file, int verbose) {
     mock_runner *r = calloc(1, sizeof *r);
     if (!r) abort();
-    pthread_mutex_init(&r->lock, NULL);
     r->sharegpt_file = sharegpt_file ? strdup(sharegpt_file) : NULL;
     r->verbose = verbose;
     return r;
@@ -48,8 +45,6 @@ mock_runner *mock_runner_new(const char *sharegpt_file, int verbose) {
 
 void mock_runner_free(mock_runner *r) {
     if (!r) return;
-    smfw_registry_free(r->reg);
-    pthread_mutex_destroy(&r->lock);
     free(r->sharegpt_file);
     free(r);
 }
@@ -404,12 +399,13 @@ static int apply_params(job_plan *p, smfw_config *cfg, long level, job_log *log)
 }
 
 /* The whole configuration of one level. */
-static int build_config(job_plan *p, mock_runner *r, long level, smfw_config **out, job_log *log) {
+static int build_config(job_plan *p, const mock_runner *r, smfw_registry *reg, long level,
+                        smfw_config **out, job_log *log) {
     const mock_job_spec *s = p->spec;
     smfw_error err;
     smfw_error_clear(&err);
     smfw_config *cfg = NULL;
-    if (smfw_config_new(r->reg, &cfg, &err) != SMFW_OK)
+    if (smfw_config_new(reg, &cfg, &err) != SMFW_OK)
         return plan_fail(p, "InternalServerError: %s", err.message);
     *out = cfg;
     char text[64];
@@ -504,8 +500,8 @@ static void set_reason(mock_job_outcome *out, const char *fmt, ...) {
     out->failed = 1;
 }
 
-static void run_levels(mock_runner *r, job_plan *p, const char *bundle, job_log *log,
-                       mock_job_outcome *out) {
+static void run_levels(const mock_runner *r, smfw_registry *reg, job_plan *p, const char *bundle,
+                       job_log *log, mock_job_outcome *out) {
     const mock_job_spec *s = p->spec;
     size_t n = p->n_levels ? p->n_levels : 1;
     level_result *lv = calloc(n, sizeof *lv);
@@ -521,7 +517,7 @@ static void run_levels(mock_runner *r, job_plan *p, const char *bundle, job_log 
         else
             snprintf(dir, sizeof dir, "%s", bundle);
         smfw_config *cfg = NULL;
-        if (build_config(p, r, lr->concurrency, &cfg, log) < 0) {
+        if (build_config(p, r, reg, lr->concurrency, &cfg, log) < 0) {
             smfw_config_free(cfg);
             set_reason(out, "%s", p->reason);
             break;
@@ -542,7 +538,7 @@ static void run_levels(mock_runner *r, job_plan *p, const char *bundle, job_log 
         smfw_results *res = NULL;
         smfw_error err;
         smfw_error_clear(&err);
-        lr->status = smfw_run_execute(r->reg, cfg, &ro, &res, NULL, &err);
+        lr->status = smfw_run_execute(reg, cfg, &ro, &res, NULL, &err);
         snprintf(lr->message, sizeof lr->message, "%s", err.message);
         if (res) level_collect(lr, res);
         smfw_results_free(res);
@@ -584,12 +580,30 @@ static void run_levels(mock_runner *r, job_plan *p, const char *bundle, job_log 
     free(lv);
 }
 
+/* This job's own registry of smfw's plugins; NULL with the reason in `why`. */
+static smfw_registry *job_registry(char *why, size_t size) {
+    const char *dirs[16];
+    size_t nd = smfw_registry_default_dirs(NULL, 0, NULL, 0, dirs, 16);
+    smfw_registry *reg = NULL;
+    smfw_error err;
+    smfw_error_clear(&err);
+    if (smfw_registry_load(dirs, nd, &reg, &err) != SMFW_OK) {
+        snprintf(why, size, "%s", err.message);
+        return NULL;
+    }
+    if (!smfw_registry_find(reg, SMFW_PLUGIN_BACKEND, "direct")) {
+        snprintf(why, size,
+                 "smfw's direct backend plugin was not found (searched %zu plugin folders)", nd);
+        smfw_registry_free(reg);
+        return NULL;
+    }
+    return reg;
+}
+
 void mock_runner_run(const mock_job_spec *spec, mock_job_outcome *out, void *user) {
-    mock_runner *r = user;
+    const mock_runner *r = user;
     memset(out, 0, sizeof *out);
-    pthread_mutex_lock(&r->lock);
     if (*spec->stop_requested) {
-        pthread_mutex_unlock(&r->lock);
         out->failed = 1;
         return;
     }
@@ -600,9 +614,8 @@ void mock_runner_run(const mock_job_spec *spec, mock_job_outcome *out, void *use
     snprintf(logpath, sizeof logpath, "%s/aiperf.log", spec->work_dir);
     job_log log = {NULL, r->verbose};
     if (mock_mkdirs(spec->work_dir) == 0) log.f = fopen(logpath, "w");
-    smfw_log_level old_level = smfw_log_get_level();
-    smfw_log_set_level(SMFW_LOG_INFO);
-    smfw_log_set_sink(job_log_sink, &log);
+    /* The level stays the process's (INFO: the mock never changes it). */
+    smfw_log_set_thread_sink(job_log_sink, &log);
 
     job_note(&log, "benchmark job %s: endpoint %s%s%s at %s (region %s)", spec->job_name,
              spec->endpoint, spec->inference_component ? ", inference component " : "",
@@ -613,35 +626,24 @@ void mock_runner_run(const mock_job_spec *spec, mock_job_outcome *out, void *use
         job_note(&log, "channel %s: %zu file(s) staged in %s", spec->channels[i].name,
                  spec->channels[i].files, spec->channels[i].local_dir);
 
-    if (!r->reg_loaded) {
-        const char *dirs[16];
-        size_t nd = smfw_registry_default_dirs(NULL, 0, NULL, 0, dirs, 16);
-        smfw_error err;
-        smfw_error_clear(&err);
-        if (smfw_registry_load(dirs, nd, &r->reg, &err) != SMFW_OK)
-            snprintf(r->reg_error, sizeof r->reg_error, "%s", err.message);
-        else if (!smfw_registry_find(r->reg, SMFW_PLUGIN_BACKEND, "direct"))
-            snprintf(r->reg_error, sizeof r->reg_error,
-                     "smfw's direct backend plugin was not found (searched %zu plugin folders)",
-                     nd);
-        r->reg_loaded = 1;
-    }
+    char reg_error[512] = "";
+    smfw_registry *reg = job_registry(reg_error, sizeof reg_error);
     job_plan plan;
     memset(&plan, 0, sizeof plan);
     plan.spec = spec;
-    if (r->reg_error[0]) {
-        set_reason(out, "InternalServerError: cannot run the benchmark: %s", r->reg_error);
+    if (!reg) {
+        set_reason(out, "InternalServerError: cannot run the benchmark: %s", reg_error);
     } else if (plan_read(&plan, &log) < 0) {
         set_reason(out, "%s", plan.reason);
     } else {
-        run_levels(r, &plan, bundle, &log, out);
+        run_levels(r, reg, &plan, bundle, &log, out);
     }
     json_decref(plan.params);
+    smfw_registry_free(reg);
     if (*spec->stop_requested) job_note(&log, "stopped (StopAIBenchmarkJob)");
     job_note(&log, "job %s: %s", out->failed ? "failed" : "completed",
              out->failed ? out->failure_reason : "all levels ran");
-    smfw_log_set_sink(NULL, NULL);
-    smfw_log_set_level(old_level);
+    smfw_log_set_thread_sink(NULL, NULL);
     if (log.f) fclose(log.f);
     char moved[4400];
     snprintf(moved, sizeof moved, "%s/aiperf.log", logs);
@@ -654,5 +656,4 @@ void mock_runner_run(const mock_job_spec *spec, mock_job_outcome *out, void *use
         snprintf(out->bundle_path, sizeof out->bundle_path, "%s", tarball);
     else if (!out->failed)
         set_reason(out, "InternalServerError: %s", err);
-    pthread_mutex_unlock(&r->lock);
 }
