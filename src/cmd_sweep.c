@@ -26,6 +26,9 @@ typedef struct sweep_args {
     smfw_slo *slos;
     size_t n_slos;
     double knee_gain, headroom, duty_cycle, price_per_hour;
+    double slo_attainment;     /* --slo-attainment: share of good requests for the SLO knee */
+    smfw_goodput_slo *goodput; /* the [run] goodput SLOs (--goodput), for the SLO knee */
+    size_t n_goodput;
     const char *instance_type, *prices_file, *from, *variant;
     char **compare;
     size_t n_compare;
@@ -42,6 +45,9 @@ static const smfw_cli_option sweep_options[] = {
     {"slo", required_argument, 0, "LIST",
      "SLOs, e.g. ttft_p95=2000ms,e2e_p95=30s,error_rate=1% (repeatable): marks the highest level "
      "meeting all"},
+    {"slo-attainment", required_argument, 0, "F",
+     "share of a level's requests that must meet every --goodput SLO, (0, 1] or a percentage "
+     "(default 0.9): the SLO knee is the highest level up to which every level reaches it"},
     {"knee-threshold", required_argument, 0, "PCT",
      "throughput gain per doubling of load below which the curve has bent (default 10%)"},
     {"instance-type", required_argument, 0, "TYPE",
@@ -111,6 +117,23 @@ static int sweep_option(void *user, const char *name, const char *value) {
             a->knee_gain = v;
         else
             a->headroom = v > 0 ? v : -1; /* -1: explicitly none */
+    } else if (strcmp(name, "slo-attainment") == 0) {
+        /* A share: 0.9 or 90%; a bare number above 1 is refused, not read as a percentage
+         * (1.5 is a typo, not 1.5%). */
+        char *pe = NULL;
+        double v = strtod(value, &pe);
+        while (pe && *pe == ' ') pe++;
+        if (pe && *pe == '%' && pe[1] == '\0') {
+            v /= 100.0;
+            pe++;
+        }
+        if (pe == value || !pe || *pe || !isfinite(v) || !(v > 0) || v > 1.0) {
+            smfw_log(SMFW_LOG_ERROR, NULL,
+                     "--slo-attainment wants a share in (0, 1] such as 0.9 or 90%%, not \"%s\"",
+                     value);
+            return 1;
+        }
+        a->slo_attainment = v;
     } else if (strcmp(name, "instance-type") == 0) {
         a->instance_type = value;
     } else if (strcmp(name, "price-per-hour") == 0) {
@@ -201,6 +224,43 @@ static void fill_options(const sweep_args *a, const smfw_sweep *s, smfw_sweep_op
     o->headroom = a->headroom;
     o->load_is_rate = s->mode && strcmp(s->mode, "request_rate") == 0;
     if (s->n && s->results[0]) o->max_error_rate = s->results[0]->info.max_error_rate;
+    o->slo_attainment = a->slo_attainment;
+    o->goodput_slos = a->goodput;
+    o->n_goodput_slos = a->n_goodput;
+}
+
+/* The [run] goodput SLOs (--goodput, AIPerf's "time_to_first_token:100 ..." form). */
+static int read_goodput(sweep_args *a, const smfw_config *cfg) {
+    const char *const *items;
+    size_t k = smfw_settings_get_list(smfw_config_section(cfg, "run"), "goodput", &items);
+    smfw_error err;
+    if (smfw_goodput_parse(items, k, &a->goodput, &a->n_goodput, &err) != SMFW_OK) {
+        smfw_log(SMFW_LOG_ERROR, NULL, "--goodput: %s", err.message);
+        return 1;
+    }
+    return 0;
+}
+
+/* --from DIR --goodput: the levels' goodput is computed again from their records with these
+ * SLOs, as the run would have (AIPerf's rules, smfw_results_compute). A level without
+ * records keeps what its aggregates say. */
+static int regoodput_levels(const sweep_args *a, smfw_sweep *s) {
+    if (!a->n_goodput) return 0;
+    for (size_t i = 0; i < s->n; i++) {
+        smfw_results *r = s->results[i];
+        if (!r || !r->n_records) {
+            SMFW_LOG_WARN(NULL,
+                          "level %g has no records (profile_export.jsonl): its goodput is "
+                          "what its aggregates say",
+                          s->points[i].load);
+            continue;
+        }
+        smfw_error err;
+        if (smfw_results_compute(r, a->goodput, a->n_goodput, &err) != SMFW_OK)
+            return smfw_cli_fail(&err);
+        smfw_sweep_point_from_results(r, s->points[i].load, &s->points[i]);
+    }
+    return 0;
 }
 
 static int analyse_and_report(const sweep_args *a, smfw_sweep *s, const char *write_dir,
@@ -588,6 +648,7 @@ static int sweep_main(int argc, char **argv) {
     int rc =
         smfw_cli_setup(&smfw_command_sweep, argc, argv, sweep_options,
                        sizeof sweep_options / sizeof sweep_options[0], sweep_option, &a, 1, &cli);
+    if (rc < 0 && read_goodput(&a, cli.cfg) != 0) rc = 1;
     if (rc < 0) {
         if (cli.n_positional) {
             smfw_log(SMFW_LOG_ERROR, NULL, "unexpected argument \"%s\" (see `smfw sweep --help`)",
@@ -611,6 +672,7 @@ static int sweep_main(int argc, char **argv) {
                 if (a.instance_type || a.price_per_hour > 0)
                     rc = resolve_price(&a, cli.cfg, s->instance_type, &s->usd_per_hour, src,
                                        sizeof src);
+                if (rc == 0) rc = regoodput_levels(&a, s);
                 if (rc == 0) rc = analyse_and_report(&a, s, a.from, cli.verbosity < 0);
                 smfw_sweep_free(s);
             }
@@ -621,6 +683,7 @@ static int sweep_main(int argc, char **argv) {
     free(a.levels);
     free(a.rates);
     free(a.slos);
+    free(a.goodput);
     free(a.compare);
     smfw_cli_cleanup(&cli);
     return rc;
@@ -638,7 +701,12 @@ const smfw_command smfw_command_sweep = {
     "ITL p50, e2e p95, output tokens/s, requests/s, errors and a verdict (idle, healthy,\n"
     "knee, queueing, saturated). The knee is the level after which throughput gains fall\n"
     "below --knee-threshold per doubling while TTFT keeps rising; --slo marks the highest\n"
-    "level meeting every SLO. With --instance-type (price table conf/prices.conf, or\n"
+    "level meeting every SLO. With --goodput SLOs (AIPerf's form, e.g.\n"
+    "\"time_to_first_token:500 inter_token_latency:40\") each level shows its goodput and good\n"
+    "share, and the SLO knee is the highest level up to which every level keeps at least\n"
+    "--slo-attainment (0.9) of its requests within every SLO; the output says whether it lies\n"
+    "below, at or above the throughput knee. With --instance-type (price table conf/prices.conf, "
+    "or\n"
     "--prices FILE) or --price-per-hour: cost per 1M output tokens = $/hour / (tokens/s x\n"
     "duty cycle) x 1e6 / 3600. From the operating point (the knee, lowered to the SLO level\n"
     "when that binds first): the SageMakerVariantInvocationsPerInstance target. Pin\n"
