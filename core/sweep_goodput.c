@@ -18,16 +18,19 @@ void smfw_sweep_goodput_of(const smfw_sweep_point *p, double attainment, smfw_sw
     if (!r) return;
     const smfw_stats *gp = &r->stats[SMFW_M_GOODPUT];
     const smfw_stats *good = &r->stats[SMFW_M_GOOD_REQUEST_COUNT];
-    const smfw_stats *all = &r->stats[SMFW_M_REQUEST_COUNT];
+    const smfw_stats *valid = &r->stats[SMFW_M_REQUEST_COUNT];
+    const smfw_stats *errors = &r->stats[SMFW_M_ERROR_REQUEST_COUNT];
     out->gate_tripped = r->info.gate_tripped;
     if (!good->present && !gp->present) return;
     out->present = 1;
     if (gp->present && (gp->fields & SMFW_STAT_AVG)) out->goodput = gp->avg;
     if (good->present && (good->fields & SMFW_STAT_AVG) && good->avg >= 0) {
         out->good = (uint64_t)llround(good->avg);
-        /* AIPerf's denominator: valid requests only (errors are never good). */
-        if (all->present && (all->fields & SMFW_STAT_AVG) && all->avg > 0)
-            out->fraction = good->avg / all->avg;
+        /* AIPerf's good_request_fraction: over every attempted request, so a level that
+         * drops traffic under load does not look good by its survivors alone. */
+        double attempted = (valid->present && (valid->fields & SMFW_STAT_AVG) ? valid->avg : 0) +
+                           (errors->present && (errors->fields & SMFW_STAT_AVG) ? errors->avg : 0);
+        if (attempted > 0) out->fraction = good->avg / attempted;
     }
     if (!(attainment > 0)) attainment = SMFW_SWEEP_SLO_ATTAINMENT;
     out->attains = !isnan(out->fraction) && out->fraction >= attainment && !out->gate_tripped;

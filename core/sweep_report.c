@@ -231,13 +231,13 @@ static char *sweep_csv(const smfw_sweep *s, const smfw_sweep_options *o,
     smfw_buf b;
     smfw_buf_init(&b);
     int sk = slo_knee_of(s, o), gp = sk != -3;
-    smfw_buf_printf(&b,
-                    "%s,ttft_p50_ms,ttft_p95_ms,itl_p50_ms,e2e_avg_ms,e2e_p95_ms,output_tokens_"
-                    "per_s,requests_per_s,requests,errors,usd_per_1m_output_tokens,gain_per_"
-                    "doubling,verdict,knee,meets_slo%s\n",
-                    is_rate(s) ? "request_rate" : "concurrency",
-                    gp ? ",goodput,good_request_count,good_fraction,goodput_attained,slo_knee"
-                       : "");
+    smfw_buf_printf(
+        &b,
+        "%s,ttft_p50_ms,ttft_p95_ms,itl_p50_ms,e2e_avg_ms,e2e_p95_ms,output_tokens_"
+        "per_s,requests_per_s,requests,errors,usd_per_1m_output_tokens,gain_per_"
+        "doubling,verdict,knee,meets_slo%s\n",
+        is_rate(s) ? "request_rate" : "concurrency",
+        gp ? ",goodput,good_request_count,good_request_fraction,goodput_attained,slo_knee" : "");
     for (size_t i = 0; i < s->n; i++) {
         const smfw_sweep_point *p = &s->points[i];
         double v[] = {p->ttft_p50_ms, p->ttft_p95_ms, p->itl_p50_ms, p->e2e_avg_ms,
@@ -330,8 +330,8 @@ static char *sweep_json(const smfw_sweep *s, const smfw_sweep_options *o,
         json_object_set_new(root, "slo_knee", level_ref(s, sk));
         json_object_set_new(root, "slo_knee_rule",
                             json_string("the highest level up to which every level has "
-                                        "good_request_count / request_count >= slo_attainment "
-                                        "and passed its validity gate"));
+                                        "good_request_fraction >= slo_attainment and passed "
+                                        "its validity gate"));
         const char *rel = knee_relation(a, sk);
         json_object_set_new(root, "slo_knee_vs_knee", rel ? json_string(rel) : json_null());
     }
@@ -381,7 +381,8 @@ static char *sweep_json(const smfw_sweep *s, const smfw_sweep_options *o,
             json_object_set_new(l, "goodput", g.present ? jnum(g.goodput) : json_null());
             json_object_set_new(l, "good_request_count",
                                 g.present ? json_integer((json_int_t)g.good) : json_null());
-            json_object_set_new(l, "good_fraction", g.present ? jnum(g.fraction) : json_null());
+            json_object_set_new(l, "good_request_fraction",
+                                g.present ? jnum(g.fraction) : json_null());
             json_object_set_new(l, "goodput_attained", json_boolean(g.attains));
         }
         json_array_append_new(levels, l);

@@ -256,16 +256,18 @@ SMFW_API double smfw_gain_per_doubling(double load_a, double tps_a, double load_
 
 /* ---- goodput per level and the SLO knee ------------------------------------ */
 
-/** Default share of requests within the goodput SLOs that a level needs (AIPerf's
- *  sla_attainment of the managed backend uses the same 0.9). */
+/** Default share of requests within the goodput SLOs that a level needs (the managed
+ *  backend's sla_attainment defaults to the same 0.9). */
 #define SMFW_SWEEP_SLO_ATTAINMENT 0.9
 
 /** AIPerf's goodput of one sweep level, read from its run (goodput, good_request_count). */
 typedef struct smfw_sweep_goodput {
-    int present;      /**< the level's run has goodput (it ran with --goodput SLOs) */
-    double goodput;   /**< requests/s meeting every SLO: good / benchmark duration */
-    uint64_t good;    /**< good_request_count */
-    double fraction;  /**< good / request_count (valid requests); NAN without either */
+    int present;    /**< the level's run has goodput (it ran with --goodput SLOs) */
+    double goodput; /**< requests/s meeting every SLO: good / benchmark duration */
+    uint64_t good;  /**< good_request_count */
+    /** AIPerf's good_request_fraction: good / (request_count + error_request_count), so a
+     *  level that drops traffic does not look good by its survivors; NAN without requests */
+    double fraction;
     int gate_tripped; /**< the level failed its validity gate (error rate) */
     int attains;      /**< fraction >= attainment and the gate held */
 } smfw_sweep_goodput;

@@ -437,6 +437,13 @@ START_TEST(slo_knee_is_the_level_before_the_first_miss) {
     ck_assert_int_eq(smfw_sweep_slo_knee(pts, 5, 0.05), 4);
     ck_assert_int_eq(smfw_sweep_slo_knee(pts, 5, 0), 1); /* 0: the default 0.9 */
     ck_assert_int_eq(smfw_sweep_slo_knee(pts, 5, 1.0), 0);
+    /* Failed requests count against the share (AIPerf's good_request_fraction): 95 good of
+     * 100 valid + 10 failed is 86%. */
+    smfw_stats_single(&res[1]->stats[SMFW_M_ERROR_REQUEST_COUNT], 10);
+    smfw_sweep_goodput_of(&pts[1], 0.9, &g);
+    ck_assert_double_eq_tol(g.fraction, 95.0 / 110.0, 1e-15);
+    ck_assert(!g.attains);
+    ck_assert_int_eq(smfw_sweep_slo_knee(pts, 5, 0.9), 0);
     res[0]->info.gate_tripped = 1;
     ck_assert_int_eq(smfw_sweep_slo_knee(pts, 5, 0.9), -1);
     for (int i = 0; i < 5; i++) smfw_results_free(res[i]);
