@@ -412,6 +412,7 @@ static void html_escape(smfw_buf *b, const char *s) {
 static void svg_chart(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_options *o,
                       const smfw_sweep_analysis *a) {
     const double W = 720, H = 420, L = 70, R = 20, T = 20, B = 50;
+    int slo_knee = slo_knee_of(s, o);
     double xmax = 0, ymax = 0, slo_y = NAN;
     for (size_t i = 0; o && i < o->n_slos; i++)
         if (o->slos[i].ref.metric == SMFW_M_TIME_TO_FIRST_TOKEN &&
@@ -475,9 +476,9 @@ static void svg_chart(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_options
                               : "#36c",
                         knee && slo ? " stroke=\"#2a7\" stroke-width=\"3\"" : "", p->load,
                         p->output_tps, p->ttft_p95_ms, smfw_sweep_verdict_name(p->verdict));
-        smfw_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%g%s%s</text>\n",
+        smfw_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%g%s%s%s</text>\n",
                         PX(p->output_tps) + 8, PY(p->ttft_p95_ms) - 6, p->load, knee ? " knee" : "",
-                        slo ? " SLO" : "");
+                        slo ? " SLO" : "", (int)i == slo_knee ? " SLO knee" : "");
     }
     smfw_buf_puts(b, "</svg>\n");
 #undef PX

@@ -28,7 +28,7 @@ cat "$work/sweep.log"
 
 # check.py DIR SLO_MS ATTAINMENT [LEVELS]: the hand computation against sweep.json.
 cat > "$work/check.py" <<'PY'
-import json, math, os, sys
+import json, math, os, re, sys
 d, slo_ms, att = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 want_levels = [float(x) for x in sys.argv[4].split(",")] if len(sys.argv) > 4 else None
 s = json.load(open(f"{d}/sweep.json"))
@@ -71,6 +71,10 @@ if knee is not None:
     assert rel in line[0] and rel in s["slo_knee_vs_knee"], (line, s["slo_knee_vs_knee"], tk)
 else:
     assert line[0].startswith("- SLO knee: none: "), line
+html = open(f"{d}/sweep.html").read()
+labels = re.findall(r">([0-9.]+)[^<]* SLO knee</text>", html)   # the chart's point label
+assert labels == ([f"{knee:g}"] if knee is not None else []), labels
+assert "<th>Goodput (requests/s)</th><th>Good %</th>" in html
 csv = open(f"{d}/sweep.csv").read().splitlines()
 assert csv[0].endswith(",goodput,good_request_count,good_request_fraction,goodput_attained,slo_knee"), csv[0]
 assert [r.split(",")[-1] for r in csv[1:]] == [
