@@ -339,15 +339,28 @@ static int compare_instances(const sweep_args *a, const smfw_config *cfg) {
                 rows[j] = rows[j - 1];
                 rows[j - 1] = t;
             }
-        fprintf(stdout, "| Instance | $/hour | Knee | Operating point | Output tokens/s | TTFT "
-                        "p95 (ms) | $/1M output tokens | Invocations/instance target | Sweep |\n"
-                        "|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        /* The SLO knee column only when a sweep carries goodput: plain comparisons read as
+         * before. */
+        int goodput = 0;
+        double att = a->slo_attainment > 0 ? a->slo_attainment : SMFW_SWEEP_SLO_ATTAINMENT;
+        for (size_t i = 0; i < a->n_compare; i++)
+            if (smfw_sweep_slo_knee(rows[i].s->points, rows[i].s->n, att) != -2) goodput = 1;
+        fprintf(stdout,
+                "| Instance | $/hour | Knee |%s Operating point | Output tokens/s | TTFT "
+                "p95 (ms) | $/1M output tokens | Invocations/instance target | Sweep |\n"
+                "|---|---:|---:|%s---:|---:|---:|---:|---:|---|\n",
+                goodput ? " SLO knee |" : "", goodput ? "---:|" : "");
         for (size_t i = 0; i < a->n_compare; i++) {
             const smfw_sweep *s = rows[i].s;
             const smfw_sweep_analysis *an = &rows[i].an;
             char knee[32] = "-", op[32] = "-", tps[32] = "-", ttft[32] = "-", cost[32] = "-",
-                 target[32] = "-", price[32] = "-";
+                 target[32] = "-", price[32] = "-", sk[40] = "";
             if (an->knee >= 0) snprintf(knee, sizeof knee, "%g", s->points[an->knee].load);
+            if (goodput) {
+                int k = smfw_sweep_slo_knee(s->points, s->n, att);
+                snprintf(sk, sizeof sk, " %s |", k >= 0 ? "" : "-");
+                if (k >= 0) snprintf(sk, sizeof sk, " %g |", s->points[k].load);
+            }
             if (an->operating >= 0) {
                 const smfw_sweep_point *p = &s->points[an->operating];
                 snprintf(op, sizeof op, "%g", p->load);
@@ -359,12 +372,17 @@ static int compare_instances(const sweep_args *a, const smfw_config *cfg) {
             if (an->autoscaling.valid)
                 snprintf(target, sizeof target, "%.0f", an->autoscaling.target);
             if (s->usd_per_hour > 0) snprintf(price, sizeof price, "%.4g", s->usd_per_hour);
-            fprintf(stdout, "| %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n",
-                    s->instance_type ? s->instance_type : "?", price, knee, op, tps, ttft, cost,
+            fprintf(stdout, "| %s | %s | %s |%s %s | %s | %s | %s | %s | `%s` |\n",
+                    s->instance_type ? s->instance_type : "?", price, knee, sk, op, tps, ttft, cost,
                     target, s->dir);
         }
         fprintf(stdout, "\nCosts at each sweep's operating point (the knee, or the highest level "
                         "within the SLOs), duty cycle as recorded or given.\n");
+        if (goodput)
+            fprintf(stdout,
+                    "SLO knee: the highest level up to which every level keeps %g%% of its "
+                    "requests within the goodput SLOs (--slo-attainment).\n",
+                    att * 100);
     }
     for (size_t i = 0; i < a->n_compare; i++) smfw_sweep_free(rows[i].s);
     free(rows);

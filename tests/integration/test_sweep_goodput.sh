@@ -120,6 +120,19 @@ grep -q "concurrency_2 is a partial level (PARTIAL.txt): left out" "$work/from.e
 "$SMFW_PYTHON" "$work/check.py" "$work/sweep" "$SLO_MS" 0.9 1,4,8 || fail "--from without the partial level"
 grep -q "as recorded in the level folders" "$work/sweep/sweep.md" || fail "SLOs not said to be recorded"
 
+# --compare-instance gains an SLO knee column for sweeps with goodput: the same level.
+"$SMFW" sweep --compare-instance "$work/sweep=ml.g5.2xlarge" > "$work/compare.out" 2> /dev/null \
+    || fail "--compare-instance: $(cat "$work/compare.out")"
+"$SMFW_PYTHON" - "$work/compare.out" "$work/sweep/sweep.json" <<'PY' || fail "compare: $(cat "$work/compare.out")"
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+head = [c.strip() for c in lines[0].strip("|").split("|")]
+row = [c.strip() for c in lines[2].strip("|").split("|")]
+k = json.load(open(sys.argv[2]))["slo_knee"]
+assert head[3] == "SLO knee", head
+assert row[3] == (f"{k['load']:g}" if k else "-"), (row, k)
+PY
+
 # Bad attainment: refused, naming the flag.
 for bad in 0 1.5 abc; do
     rc=0; "$SMFW" sweep --from "$work/sweep" --slo-attainment "$bad" -q 2> "$work/bad.err" || rc=$?
