@@ -124,7 +124,10 @@ char *smfw_buf_take(smfw_buf *b) {
         smfw_buf_free(b);
         return NULL;
     }
-    if (!b->data && smfw_buf_reserve(b, 0) != 0) return NULL;
+    if (!b->data) {
+        if (smfw_buf_reserve(b, 0) != 0) return NULL;
+        b->data[0] = '\0'; /* "" as documented, not the fresh allocation's garbage */
+    }
     char *p = b->data;
     memset(b, 0, sizeof *b);
     return p;

@@ -59,7 +59,7 @@ static const smfw_metric_info metric_table[SMFW_M_COUNT_] = {
      SMFW_METRIC_AGGREGATE, 1, 0, 1, 0},
     {SMFW_M_ERROR_REQUEST_COUNT, "error_request_count", "Error Request Count", "requests",
      "requests", 1.0, SMFW_METRIC_AGGREGATE, 0, 0, 1, 0},
-    {SMFW_M_GOOD_REQUEST_COUNT, "good_request_count", "GoodRequestCount", "requests", "requests",
+    {SMFW_M_GOOD_REQUEST_COUNT, "good_request_count", "Good Request Count", "requests", "requests",
      1.0, SMFW_METRIC_AGGREGATE, 1, 0, 1, 0},
     {SMFW_M_MIN_REQUEST_TIMESTAMP, "min_request_timestamp", "Minimum Request Timestamp", "ns", "ns",
      1.0, SMFW_METRIC_AGGREGATE, 0, 0, 1, 0},

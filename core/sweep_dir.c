@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <smfw/capacity.h>
+#include <smfw/log.h>
 
 void smfw_sweep_free(smfw_sweep *s) {
     if (!s) return;
@@ -78,6 +80,14 @@ static smfw_status scan(const char *dir, found_level **out, size_t *n, smfw_erro
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if (!is_dir(path)) continue;
+        /* A level cut short is not that level's behaviour: the sweep that wrote it left it
+         * out of its analysis, and so does every later reading. */
+        char note[4200];
+        snprintf(note, sizeof note, "%s/PARTIAL.txt", path);
+        if (access(note, F_OK) == 0) {
+            SMFW_LOG_WARN(NULL, "%s is a partial level (PARTIAL.txt): left out of the sweep", path);
+            continue;
+        }
         found_level *g = realloc(*out, (*n + 1) * sizeof *g);
         if (!g || !(g[*n].path = strdup(path))) {
             if (g) *out = g;

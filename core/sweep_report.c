@@ -33,10 +33,96 @@ static void cell(smfw_buf *b, double v, const char *fmt) {
 }
 
 static void marks(char *buf, size_t size, const smfw_sweep_point *p, int i,
-                  const smfw_sweep_analysis *a) {
-    snprintf(buf, size, "%s%s%s", smfw_sweep_verdict_name(p->verdict),
-             a->slo_best == i ? ", highest within SLO" : "",
+                  const smfw_sweep_analysis *a, int slo_knee) {
+    snprintf(buf, size, "%s%s%s%s", smfw_sweep_verdict_name(p->verdict),
+             a->slo_best == i ? ", highest within SLO" : "", slo_knee == i ? ", SLO knee" : "",
              a->operating == i && a->operating != a->knee ? ", recommended" : "");
+}
+
+static double attainment_of(const smfw_sweep_options *o) {
+    return o && o->slo_attainment > 0 ? o->slo_attainment : SMFW_SWEEP_SLO_ATTAINMENT;
+}
+
+/* Goodput columns and the SLO knee appear when a level carries goodput or goodput SLOs
+ * were given: a sweep without them reads exactly as before. */
+static int shows_goodput(const smfw_sweep *s, const smfw_sweep_options *o) {
+    if (o && o->n_goodput_slos) return 1;
+    for (size_t i = 0; i < s->n; i++) {
+        smfw_sweep_goodput g;
+        smfw_sweep_goodput_of(&s->points[i], attainment_of(o), &g);
+        if (g.present) return 1;
+    }
+    return 0;
+}
+
+/* The SLO knee when goodput is shown, else -3 (nothing to mark). */
+static int slo_knee_of(const smfw_sweep *s, const smfw_sweep_options *o) {
+    return shows_goodput(s, o) ? smfw_sweep_slo_knee(s->points, s->n, attainment_of(o)) : -3;
+}
+
+/* One goodput SLO in AIPerf's form: "time_to_first_token:100". */
+static void goodput_slo_text(char *buf, size_t size, const smfw_goodput_slo *g) {
+    const smfw_metric_info *info = smfw_metric_get(g->metric);
+    snprintf(buf, size, "%s:%.15g", info ? info->tag : "?", g->threshold);
+}
+
+/* How the SLO knee sits against the throughput knee, for the summary and sweep.json. */
+static const char *knee_relation(const smfw_sweep_analysis *a, int slo_knee) {
+    if (slo_knee < 0) return NULL;
+    if (a->knee < 0) return "the throughput knee is not reached: the SLOs bind first";
+    if (slo_knee < a->knee) return "below the throughput knee: the SLOs bind first";
+    if (slo_knee == a->knee) return "the same level as the throughput knee";
+    return "above the throughput knee: throughput stops paying before the SLOs bind";
+}
+
+static void slo_knee_line(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_options *o,
+                          const smfw_sweep_analysis *a, const char *bullet) {
+    int sk = slo_knee_of(s, o);
+    if (sk == -3) return;
+    const char *unit = is_rate(s) ? " requests/s" : "";
+    const char *what = is_rate(s) ? "request rate" : "concurrency";
+    double att = attainment_of(o);
+    smfw_buf slos;
+    smfw_buf_init(&slos);
+    for (size_t i = 0; o && i < o->n_goodput_slos; i++) {
+        char one[160];
+        goodput_slo_text(one, sizeof one, &o->goodput_slos[i]);
+        smfw_buf_printf(&slos, "%s%s", i ? " " : "", one);
+    }
+    char *text = smfw_buf_take(&slos);
+    const char *slo_text = text && *text ? text : "as recorded in the level folders";
+    if (sk == -2) {
+        smfw_buf_printf(b, "%sSLO knee: no level reports goodput (goodput SLOs: %s)\n", bullet,
+                        slo_text);
+    } else if (sk == -1) {
+        smfw_sweep_goodput g;
+        smfw_sweep_goodput_of(&s->points[0], att, &g);
+        if (!isnan(g.fraction) && g.fraction >= att && g.gate_tripped)
+            smfw_buf_printf(b,
+                            "%sSLO knee: none: the lowest level, %s %g%s, failed its validity "
+                            "gate\n",
+                            bullet, what, s->points[0].load, unit);
+        else
+            smfw_buf_printf(b,
+                            "%sSLO knee: none: at the lowest level, %s %g%s, %.1f%% of the "
+                            "requests met every goodput SLO (%s), %g%% needed\n",
+                            bullet, what, s->points[0].load, unit,
+                            isnan(g.fraction) ? 0.0 : g.fraction * 100, slo_text, att * 100);
+    } else {
+        smfw_sweep_goodput g;
+        smfw_sweep_goodput_of(&s->points[sk], att, &g);
+        smfw_buf_printf(b,
+                        "%sSLO knee: %s %g%s: the highest level up to which every level keeps "
+                        "at least %g%% of its requests within every goodput SLO (%s); %.1f%% "
+                        "there, goodput %.3g requests/s; %s",
+                        bullet, what, s->points[sk].load, unit, att * 100, slo_text,
+                        g.fraction * 100, g.goodput, knee_relation(a, sk));
+        if (a->knee >= 0 && a->knee != sk) smfw_buf_printf(b, " (%g)", s->points[a->knee].load);
+        if ((size_t)sk + 1 == s->n)
+            smfw_buf_puts(b, "; every level tested attains, so it may lie above the sweep");
+        smfw_buf_puts(b, "\n");
+    }
+    free(text);
 }
 
 static void summary_lines(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_options *o,
@@ -62,6 +148,7 @@ static void summary_lines(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_opt
                         s->points[a->slo_best].load, unit);
     else if (a->slo_best == -1)
         smfw_buf_printf(b, "%sSLO: no level meets every SLO\n", bullet);
+    slo_knee_line(b, s, o, a, bullet);
     if (a->operating < 0) {
         smfw_buf_printf(b, "%sRecommendation: none: %s\n", bullet, a->operating_why);
         return;
@@ -105,11 +192,13 @@ char *smfw_sweep_markdown(const smfw_sweep *s, const smfw_sweep_options *o,
     if (s->instance_type)
         smfw_buf_printf(&b, "%sInstance: %s", s->dir ? ", " : "", s->instance_type);
     smfw_buf_puts(&b, "\n\n");
+    int sk = slo_knee_of(s, o), gp = sk != -3;
     smfw_buf_printf(&b,
                     "| %s | TTFT p50 (ms) | TTFT p95 (ms) | ITL p50 (ms) | E2E p95 (ms) | "
-                    "Output tokens/s | Requests/s | Errors | $/1M tokens | Verdict |\n"
-                    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
-                    is_rate(s) ? "Request rate" : "Concurrency");
+                    "Output tokens/s | Requests/s |%s Errors | $/1M tokens | Verdict |\n"
+                    "|---:|---:|---:|---:|---:|---:|---:|%s---:|---:|---|\n",
+                    is_rate(s) ? "Request rate" : "Concurrency",
+                    gp ? " Goodput (requests/s) | Good % |" : "", gp ? "---:|---:|" : "");
     for (size_t i = 0; i < s->n; i++) {
         const smfw_sweep_point *p = &s->points[i];
         smfw_buf_printf(&b, "| %s%g%s |", (int)i == a->knee ? "**" : "", p->load,
@@ -120,10 +209,16 @@ char *smfw_sweep_markdown(const smfw_sweep *s, const smfw_sweep_options *o,
         cell(&b, p->e2e_p95_ms, "%.1f");
         cell(&b, p->output_tps, "%.1f");
         cell(&b, p->request_tps, "%.3g");
+        if (gp) {
+            smfw_sweep_goodput g;
+            smfw_sweep_goodput_of(p, attainment_of(o), &g);
+            cell(&b, g.goodput, "%.3g");
+            cell(&b, g.fraction * 100, "%.1f");
+        }
         smfw_buf_printf(&b, " %llu |", (unsigned long long)p->errors);
         cell(&b, p->cost_per_mtok, "%.3f");
-        char m[96];
-        marks(m, sizeof m, p, (int)i, a);
+        char m[128];
+        marks(m, sizeof m, p, (int)i, a, sk);
         smfw_buf_printf(&b, " %s |\n", m);
     }
     smfw_buf_puts(&b, "\n");
@@ -131,14 +226,18 @@ char *smfw_sweep_markdown(const smfw_sweep *s, const smfw_sweep_options *o,
     return smfw_buf_take(&b);
 }
 
-static char *sweep_csv(const smfw_sweep *s, const smfw_sweep_analysis *a) {
+static char *sweep_csv(const smfw_sweep *s, const smfw_sweep_options *o,
+                       const smfw_sweep_analysis *a) {
     smfw_buf b;
     smfw_buf_init(&b);
-    smfw_buf_printf(&b,
-                    "%s,ttft_p50_ms,ttft_p95_ms,itl_p50_ms,e2e_avg_ms,e2e_p95_ms,output_tokens_"
-                    "per_s,requests_per_s,requests,errors,usd_per_1m_output_tokens,gain_per_"
-                    "doubling,verdict,knee,meets_slo\n",
-                    is_rate(s) ? "request_rate" : "concurrency");
+    int sk = slo_knee_of(s, o), gp = sk != -3;
+    smfw_buf_printf(
+        &b,
+        "%s,ttft_p50_ms,ttft_p95_ms,itl_p50_ms,e2e_avg_ms,e2e_p95_ms,output_tokens_"
+        "per_s,requests_per_s,requests,errors,usd_per_1m_output_tokens,gain_per_"
+        "doubling,verdict,knee,meets_slo%s\n",
+        is_rate(s) ? "request_rate" : "concurrency",
+        gp ? ",goodput,good_request_count,good_request_fraction,goodput_attained,slo_knee" : "");
     for (size_t i = 0; i < s->n; i++) {
         const smfw_sweep_point *p = &s->points[i];
         double v[] = {p->ttft_p50_ms, p->ttft_p95_ms, p->itl_p50_ms, p->e2e_avg_ms,
@@ -160,10 +259,24 @@ static char *sweep_csv(const smfw_sweep *s, const smfw_sweep_analysis *a) {
             smfw_buf_puts(&b, ",");
         else
             smfw_buf_printf(&b, ",%.6g", p->gain_per_doubling);
-        smfw_buf_printf(&b, ",%s,%d,%s\n", smfw_sweep_verdict_name(p->verdict), (int)i == a->knee,
+        smfw_buf_printf(&b, ",%s,%d,%s", smfw_sweep_verdict_name(p->verdict), (int)i == a->knee,
                         p->meets_slo < 0 ? ""
                         : p->meets_slo   ? "1"
                                          : "0");
+        if (gp) {
+            smfw_sweep_goodput g;
+            smfw_sweep_goodput_of(p, attainment_of(o), &g);
+            if (!g.present) {
+                smfw_buf_printf(&b, ",,,,,%d", (int)i == sk);
+            } else {
+                smfw_buf_puts(&b, ",");
+                if (!isnan(g.goodput)) smfw_buf_printf(&b, "%.17g", g.goodput);
+                smfw_buf_printf(&b, ",%llu,", (unsigned long long)g.good);
+                if (!isnan(g.fraction)) smfw_buf_printf(&b, "%.17g", g.fraction);
+                smfw_buf_printf(&b, ",%d,%d", g.attains, (int)i == sk);
+            }
+        }
+        smfw_buf_puts(&b, "\n");
     }
     return smfw_buf_take(&b);
 }
@@ -204,6 +317,24 @@ static char *sweep_json(const smfw_sweep *s, const smfw_sweep_options *o,
         json_object_set_new(op, "usd_per_1m_output_tokens", jnum(a->cost_at_operating));
     }
     json_object_set_new(root, "operating_point", op);
+    int sk = slo_knee_of(s, o), gp = sk != -3;
+    if (gp) {
+        json_t *g = json_array();
+        for (size_t i = 0; o && i < o->n_goodput_slos; i++) {
+            char one[160];
+            goodput_slo_text(one, sizeof one, &o->goodput_slos[i]);
+            json_array_append_new(g, json_string(one));
+        }
+        json_object_set_new(root, "goodput_slos", g);
+        json_object_set_new(root, "slo_attainment", json_real(attainment_of(o)));
+        json_object_set_new(root, "slo_knee", level_ref(s, sk));
+        json_object_set_new(root, "slo_knee_rule",
+                            json_string("the highest level up to which every level has "
+                                        "good_request_fraction >= slo_attainment and passed "
+                                        "its validity gate"));
+        const char *rel = knee_relation(a, sk);
+        json_object_set_new(root, "slo_knee_vs_knee", rel ? json_string(rel) : json_null());
+    }
     json_object_set_new(root, "operating_point_reason", json_string(a->operating_why));
     json_t *as = json_object();
     json_object_set_new(as, "metric", json_string("SageMakerVariantInvocationsPerInstance"));
@@ -244,6 +375,16 @@ static char *sweep_json(const smfw_sweep *s, const smfw_sweep_options *o,
         json_object_set_new(l, "verdict", json_string(smfw_sweep_verdict_name(p->verdict)));
         json_object_set_new(l, "meets_slo",
                             p->meets_slo < 0 ? json_null() : json_boolean(p->meets_slo));
+        if (gp) {
+            smfw_sweep_goodput g;
+            smfw_sweep_goodput_of(p, attainment_of(o), &g);
+            json_object_set_new(l, "goodput", g.present ? jnum(g.goodput) : json_null());
+            json_object_set_new(l, "good_request_count",
+                                g.present ? json_integer((json_int_t)g.good) : json_null());
+            json_object_set_new(l, "good_request_fraction",
+                                g.present ? jnum(g.fraction) : json_null());
+            json_object_set_new(l, "goodput_attained", json_boolean(g.attains));
+        }
         json_array_append_new(levels, l);
     }
     json_object_set_new(root, "levels", levels);
@@ -271,6 +412,7 @@ static void html_escape(smfw_buf *b, const char *s) {
 static void svg_chart(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_options *o,
                       const smfw_sweep_analysis *a) {
     const double W = 720, H = 420, L = 70, R = 20, T = 20, B = 50;
+    int slo_knee = slo_knee_of(s, o);
     double xmax = 0, ymax = 0, slo_y = NAN;
     for (size_t i = 0; o && i < o->n_slos; i++)
         if (o->slos[i].ref.metric == SMFW_M_TIME_TO_FIRST_TOKEN &&
@@ -334,9 +476,9 @@ static void svg_chart(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_options
                               : "#36c",
                         knee && slo ? " stroke=\"#2a7\" stroke-width=\"3\"" : "", p->load,
                         p->output_tps, p->ttft_p95_ms, smfw_sweep_verdict_name(p->verdict));
-        smfw_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%g%s%s</text>\n",
+        smfw_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%g%s%s%s</text>\n",
                         PX(p->output_tps) + 8, PY(p->ttft_p95_ms) - 6, p->load, knee ? " knee" : "",
-                        slo ? " SLO" : "");
+                        slo ? " SLO" : "", (int)i == slo_knee ? " SLO knee" : "");
     }
     smfw_buf_puts(b, "</svg>\n");
 #undef PX
@@ -358,11 +500,13 @@ static char *sweep_html(const smfw_sweep *s, const smfw_sweep_options *o,
         smfw_buf_puts(&b, "</p>\n");
     }
     svg_chart(&b, s, o, a);
+    int sk = slo_knee_of(s, o), gp = sk != -3;
     smfw_buf_printf(&b,
                     "<table><tr><th>%s</th><th>TTFT p50 (ms)</th><th>TTFT p95 (ms)</th><th>ITL "
                     "p50 (ms)</th><th>E2E p95 (ms)</th><th>Output tokens/s</th><th>Requests/s"
-                    "</th><th>Errors</th><th>$/1M tokens</th><th>Verdict</th></tr>\n",
-                    is_rate(s) ? "Request rate" : "Concurrency");
+                    "</th>%s<th>Errors</th><th>$/1M tokens</th><th>Verdict</th></tr>\n",
+                    is_rate(s) ? "Request rate" : "Concurrency",
+                    gp ? "<th>Goodput (requests/s)</th><th>Good %</th>" : "");
     for (size_t i = 0; i < s->n; i++) {
         const smfw_sweep_point *p = &s->points[i];
         smfw_buf_printf(&b, "<tr%s><td>%g</td>",
@@ -373,14 +517,26 @@ static char *sweep_html(const smfw_sweep *s, const smfw_sweep_options *o,
         double v[] = {p->ttft_p50_ms, p->ttft_p95_ms, p->itl_p50_ms,   p->e2e_p95_ms,
                       p->output_tps,  p->request_tps, p->cost_per_mtok};
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+            if (k == 6 && gp) {
+                smfw_sweep_goodput g;
+                smfw_sweep_goodput_of(p, attainment_of(o), &g);
+                if (isnan(g.goodput))
+                    smfw_buf_puts(&b, "<td>-</td>");
+                else
+                    smfw_buf_printf(&b, "<td>%.3f</td>", g.goodput);
+                if (isnan(g.fraction))
+                    smfw_buf_puts(&b, "<td>-</td>");
+                else
+                    smfw_buf_printf(&b, "<td>%.1f</td>", g.fraction * 100);
+            }
             if (k == 6) smfw_buf_printf(&b, "<td>%llu</td>", (unsigned long long)p->errors);
             if (isnan(v[k]))
                 smfw_buf_puts(&b, "<td>-</td>");
             else
                 smfw_buf_printf(&b, "<td>%.*f</td>", k == 2 || k == 5 || k == 6 ? 3 : 1, v[k]);
         }
-        char m[96];
-        marks(m, sizeof m, p, (int)i, a);
+        char m[128];
+        marks(m, sizeof m, p, (int)i, a, sk);
         smfw_buf_printf(&b, "<td class=\"v\">%s</td></tr>\n", m);
     }
     smfw_buf_puts(&b, "</table>\n<ul>\n");
@@ -420,7 +576,7 @@ smfw_status smfw_sweep_write_reports(const smfw_sweep *s, const smfw_sweep_optio
                                      smfw_error *err) {
     smfw_status st = write_file(dir, "sweep.json", sweep_json(s, o, a), err);
     if (st == SMFW_OK) st = write_file(dir, "sweep.md", smfw_sweep_markdown(s, o, a), err);
-    if (st == SMFW_OK) st = write_file(dir, "sweep.csv", sweep_csv(s, a), err);
+    if (st == SMFW_OK) st = write_file(dir, "sweep.csv", sweep_csv(s, o, a), err);
     if (st == SMFW_OK) st = write_file(dir, "sweep.html", sweep_html(s, o, a), err);
     return st;
 }

@@ -26,6 +26,9 @@ typedef struct sweep_args {
     smfw_slo *slos;
     size_t n_slos;
     double knee_gain, headroom, duty_cycle, price_per_hour;
+    double slo_attainment;     /* --slo-attainment: share of good requests for the SLO knee */
+    smfw_goodput_slo *goodput; /* the [run] goodput SLOs (--goodput), for the SLO knee */
+    size_t n_goodput;
     const char *instance_type, *prices_file, *from, *variant;
     char **compare;
     size_t n_compare;
@@ -42,6 +45,9 @@ static const smfw_cli_option sweep_options[] = {
     {"slo", required_argument, 0, "LIST",
      "SLOs, e.g. ttft_p95=2000ms,e2e_p95=30s,error_rate=1% (repeatable): marks the highest level "
      "meeting all"},
+    {"slo-attainment", required_argument, 0, "F",
+     "share of a level's requests that must meet every --goodput SLO, (0, 1] or a percentage "
+     "(default 0.9): the SLO knee is the highest level up to which every level reaches it"},
     {"knee-threshold", required_argument, 0, "PCT",
      "throughput gain per doubling of load below which the curve has bent (default 10%)"},
     {"instance-type", required_argument, 0, "TYPE",
@@ -111,6 +117,23 @@ static int sweep_option(void *user, const char *name, const char *value) {
             a->knee_gain = v;
         else
             a->headroom = v > 0 ? v : -1; /* -1: explicitly none */
+    } else if (strcmp(name, "slo-attainment") == 0) {
+        /* A share: 0.9 or 90%; a bare number above 1 is refused, not read as a percentage
+         * (1.5 is a typo, not 1.5%). */
+        char *pe = NULL;
+        double v = strtod(value, &pe);
+        while (pe && *pe == ' ') pe++;
+        if (pe && *pe == '%' && pe[1] == '\0') {
+            v /= 100.0;
+            pe++;
+        }
+        if (pe == value || !pe || *pe || !isfinite(v) || !(v > 0) || v > 1.0) {
+            smfw_log(SMFW_LOG_ERROR, NULL,
+                     "--slo-attainment wants a share in (0, 1] such as 0.9 or 90%%, not \"%s\"",
+                     value);
+            return 1;
+        }
+        a->slo_attainment = v;
     } else if (strcmp(name, "instance-type") == 0) {
         a->instance_type = value;
     } else if (strcmp(name, "price-per-hour") == 0) {
@@ -201,6 +224,43 @@ static void fill_options(const sweep_args *a, const smfw_sweep *s, smfw_sweep_op
     o->headroom = a->headroom;
     o->load_is_rate = s->mode && strcmp(s->mode, "request_rate") == 0;
     if (s->n && s->results[0]) o->max_error_rate = s->results[0]->info.max_error_rate;
+    o->slo_attainment = a->slo_attainment;
+    o->goodput_slos = a->goodput;
+    o->n_goodput_slos = a->n_goodput;
+}
+
+/* The [run] goodput SLOs (--goodput, AIPerf's "time_to_first_token:100 ..." form). */
+static int read_goodput(sweep_args *a, const smfw_config *cfg) {
+    const char *const *items;
+    size_t k = smfw_settings_get_list(smfw_config_section(cfg, "run"), "goodput", &items);
+    smfw_error err;
+    if (smfw_goodput_parse(items, k, &a->goodput, &a->n_goodput, &err) != SMFW_OK) {
+        smfw_log(SMFW_LOG_ERROR, NULL, "--goodput: %s", err.message);
+        return 1;
+    }
+    return 0;
+}
+
+/* --from DIR --goodput: the levels' goodput is computed again from their records with these
+ * SLOs, as the run would have (AIPerf's rules, smfw_results_compute). A level without
+ * records keeps what its aggregates say. */
+static int regoodput_levels(const sweep_args *a, smfw_sweep *s) {
+    if (!a->n_goodput) return 0;
+    for (size_t i = 0; i < s->n; i++) {
+        smfw_results *r = s->results[i];
+        if (!r || !r->n_records) {
+            SMFW_LOG_WARN(NULL,
+                          "level %g has no records (profile_export.jsonl): its goodput is "
+                          "what its aggregates say",
+                          s->points[i].load);
+            continue;
+        }
+        smfw_error err;
+        if (smfw_results_compute(r, a->goodput, a->n_goodput, &err) != SMFW_OK)
+            return smfw_cli_fail(&err);
+        smfw_sweep_point_from_results(r, s->points[i].load, &s->points[i]);
+    }
+    return 0;
 }
 
 static int analyse_and_report(const sweep_args *a, smfw_sweep *s, const char *write_dir,
@@ -279,15 +339,28 @@ static int compare_instances(const sweep_args *a, const smfw_config *cfg) {
                 rows[j] = rows[j - 1];
                 rows[j - 1] = t;
             }
-        fprintf(stdout, "| Instance | $/hour | Knee | Operating point | Output tokens/s | TTFT "
-                        "p95 (ms) | $/1M output tokens | Invocations/instance target | Sweep |\n"
-                        "|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        /* The SLO knee column only when a sweep carries goodput: plain comparisons read as
+         * before. */
+        int goodput = 0;
+        double att = a->slo_attainment > 0 ? a->slo_attainment : SMFW_SWEEP_SLO_ATTAINMENT;
+        for (size_t i = 0; i < a->n_compare; i++)
+            if (smfw_sweep_slo_knee(rows[i].s->points, rows[i].s->n, att) != -2) goodput = 1;
+        fprintf(stdout,
+                "| Instance | $/hour | Knee |%s Operating point | Output tokens/s | TTFT "
+                "p95 (ms) | $/1M output tokens | Invocations/instance target | Sweep |\n"
+                "|---|---:|---:|%s---:|---:|---:|---:|---:|---|\n",
+                goodput ? " SLO knee |" : "", goodput ? "---:|" : "");
         for (size_t i = 0; i < a->n_compare; i++) {
             const smfw_sweep *s = rows[i].s;
             const smfw_sweep_analysis *an = &rows[i].an;
             char knee[32] = "-", op[32] = "-", tps[32] = "-", ttft[32] = "-", cost[32] = "-",
-                 target[32] = "-", price[32] = "-";
+                 target[32] = "-", price[32] = "-", sk[40] = "";
             if (an->knee >= 0) snprintf(knee, sizeof knee, "%g", s->points[an->knee].load);
+            if (goodput) {
+                int k = smfw_sweep_slo_knee(s->points, s->n, att);
+                snprintf(sk, sizeof sk, " %s |", k >= 0 ? "" : "-");
+                if (k >= 0) snprintf(sk, sizeof sk, " %g |", s->points[k].load);
+            }
             if (an->operating >= 0) {
                 const smfw_sweep_point *p = &s->points[an->operating];
                 snprintf(op, sizeof op, "%g", p->load);
@@ -299,12 +372,17 @@ static int compare_instances(const sweep_args *a, const smfw_config *cfg) {
             if (an->autoscaling.valid)
                 snprintf(target, sizeof target, "%.0f", an->autoscaling.target);
             if (s->usd_per_hour > 0) snprintf(price, sizeof price, "%.4g", s->usd_per_hour);
-            fprintf(stdout, "| %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n",
-                    s->instance_type ? s->instance_type : "?", price, knee, op, tps, ttft, cost,
+            fprintf(stdout, "| %s | %s | %s |%s %s | %s | %s | %s | %s | `%s` |\n",
+                    s->instance_type ? s->instance_type : "?", price, knee, sk, op, tps, ttft, cost,
                     target, s->dir);
         }
         fprintf(stdout, "\nCosts at each sweep's operating point (the knee, or the highest level "
                         "within the SLOs), duty cycle as recorded or given.\n");
+        if (goodput)
+            fprintf(stdout,
+                    "SLO knee: the highest level up to which every level keeps %g%% of its "
+                    "requests within the goodput SLOs (--slo-attainment).\n",
+                    att * 100);
     }
     for (size_t i = 0; i < a->n_compare; i++) smfw_sweep_free(rows[i].s);
     free(rows);
@@ -588,6 +666,7 @@ static int sweep_main(int argc, char **argv) {
     int rc =
         smfw_cli_setup(&smfw_command_sweep, argc, argv, sweep_options,
                        sizeof sweep_options / sizeof sweep_options[0], sweep_option, &a, 1, &cli);
+    if (rc < 0 && read_goodput(&a, cli.cfg) != 0) rc = 1;
     if (rc < 0) {
         if (cli.n_positional) {
             smfw_log(SMFW_LOG_ERROR, NULL, "unexpected argument \"%s\" (see `smfw sweep --help`)",
@@ -611,6 +690,7 @@ static int sweep_main(int argc, char **argv) {
                 if (a.instance_type || a.price_per_hour > 0)
                     rc = resolve_price(&a, cli.cfg, s->instance_type, &s->usd_per_hour, src,
                                        sizeof src);
+                if (rc == 0) rc = regoodput_levels(&a, s);
                 if (rc == 0) rc = analyse_and_report(&a, s, a.from, cli.verbosity < 0);
                 smfw_sweep_free(s);
             }
@@ -621,6 +701,7 @@ static int sweep_main(int argc, char **argv) {
     free(a.levels);
     free(a.rates);
     free(a.slos);
+    free(a.goodput);
     free(a.compare);
     smfw_cli_cleanup(&cli);
     return rc;
@@ -638,7 +719,12 @@ const smfw_command smfw_command_sweep = {
     "ITL p50, e2e p95, output tokens/s, requests/s, errors and a verdict (idle, healthy,\n"
     "knee, queueing, saturated). The knee is the level after which throughput gains fall\n"
     "below --knee-threshold per doubling while TTFT keeps rising; --slo marks the highest\n"
-    "level meeting every SLO. With --instance-type (price table conf/prices.conf, or\n"
+    "level meeting every SLO. With --goodput SLOs (AIPerf's form, e.g.\n"
+    "\"time_to_first_token:500 inter_token_latency:40\") each level shows its goodput and\n"
+    "good share (AIPerf's good_request_fraction, over valid and failed requests), and the\n"
+    "SLO knee is the highest level up to which every level keeps at least --slo-attainment\n"
+    "(0.9) of its requests within every SLO; the output says whether it lies below, at or\n"
+    "above the throughput knee. With --instance-type (price table conf/prices.conf, or\n"
     "--prices FILE) or --price-per-hour: cost per 1M output tokens = $/hour / (tokens/s x\n"
     "duty cycle) x 1e6 / 3600. From the operating point (the knee, lowered to the SLO level\n"
     "when that binds first): the SageMakerVariantInvocationsPerInstance target. Pin\n"

@@ -213,6 +213,11 @@ typedef struct smfw_sweep_options {
     double duty_cycle;   /**< (0, 1], default 1 */
     double headroom;     /**< autoscaling headroom, default 0.10; negative = 0 */
     int load_is_rate;    /**< levels are request rates, not concurrencies */
+    /** Share of a level's requests that must meet every goodput SLO for the SLO knee
+     *  (0 = the default 0.9). */
+    double slo_attainment;
+    const smfw_goodput_slo *goodput_slos; /**< the --goodput SLOs, for the reports (may be NULL) */
+    size_t n_goodput_slos;
 } smfw_sweep_options;
 
 /** What a sweep says. Indexes refer to the (sorted) points; -1 = none. */
@@ -249,6 +254,37 @@ SMFW_API smfw_status smfw_sweep_analyze(smfw_sweep_point *points, size_t n,
  */
 SMFW_API double smfw_gain_per_doubling(double load_a, double tps_a, double load_b, double tps_b);
 
+/* ---- goodput per level and the SLO knee ------------------------------------ */
+
+/** Default share of requests within the goodput SLOs that a level needs (the managed
+ *  backend's sla_attainment defaults to the same 0.9). */
+#define SMFW_SWEEP_SLO_ATTAINMENT 0.9
+
+/** AIPerf's goodput of one sweep level, read from its run (goodput, good_request_count). */
+typedef struct smfw_sweep_goodput {
+    int present;    /**< the level's run has goodput (it ran with --goodput SLOs) */
+    double goodput; /**< requests/s meeting every SLO: good / benchmark duration */
+    uint64_t good;  /**< good_request_count */
+    /** AIPerf's good_request_fraction: good / (request_count + error_request_count), so a
+     *  level that drops traffic does not look good by its survivors; NAN without requests */
+    double fraction;
+    int gate_tripped; /**< the level failed its validity gate (error rate) */
+    int attains;      /**< fraction >= attainment and the gate held */
+} smfw_sweep_goodput;
+
+/** Goodput of one level (point->results may be NULL: nothing present). attainment in (0, 1]. */
+SMFW_API void smfw_sweep_goodput_of(const smfw_sweep_point *point, double attainment,
+                                    smfw_sweep_goodput *out);
+
+/**
+ * The SLO knee of points sorted by load: the highest level i such that every level from
+ * the lowest up to i attains (smfw_sweep_goodput_of), i.e. the level before the first
+ * one that does not. Returns -1 when the lowest level already misses, -2 when no level
+ * has goodput. A level without goodput among levels with it counts as missing. Partial
+ * (interrupted) levels are never points of a sweep, so never the SLO knee.
+ */
+SMFW_API int smfw_sweep_slo_knee(const smfw_sweep_point *points, size_t n, double attainment);
+
 /* ---- saved sweeps ------------------------------------------------------------ */
 
 /** A sweep folder: one result folder per level plus sweep.json. */
@@ -267,7 +303,9 @@ typedef struct smfw_sweep {
  * Load a sweep folder: every `concurrency_<N>/` or `request_rate_<R>/`
  * folder found directly in `dir` or one level below (a managed bundle nests
  * them), each read with smfw_results_load_dir(), plus `sweep.json` when
- * present (instance type, price, duty cycle). Points are sorted by load.
+ * present (instance type, price, duty cycle). Points are sorted by load. A level folder
+ * holding PARTIAL.txt (a level `smfw sweep` cut short) is left out, with a warning, as
+ * the sweep that wrote it left it out of its analysis.
  */
 SMFW_API smfw_status smfw_sweep_load_dir(const char *dir, smfw_sweep **out, smfw_error *err);
 

@@ -144,9 +144,9 @@ typedef struct rpt_headline_row {
     char avg[RPT_NUM_MAX], p50[RPT_NUM_MAX], p90[RPT_NUM_MAX], p99[RPT_NUM_MAX];
 } rpt_headline_row;
 
-#define RPT_HEADLINE_MAX 12
+#define RPT_HEADLINE_MAX 16
 
-/** Throughputs, TTFT, ITL, latency, per-user throughput, sequence lengths, counts. */
+/** Throughputs, TTFT, ITL, latency, per-user throughput, sequence lengths, goodput, counts. */
 size_t rpt_headline(const smfw_results *r, rpt_headline_row out[RPT_HEADLINE_MAX]);
 
 /** Failed requests per smfw_error_class (from the error summary). Returns the total. */

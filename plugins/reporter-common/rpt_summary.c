@@ -219,6 +219,7 @@ size_t rpt_headline(const smfw_results *r, rpt_headline_row out[RPT_HEADLINE_MAX
     rpt_headline_add(r, out, &n, SMFW_M_OUTPUT_SEQUENCE_LENGTH, "Output sequence length");
     rpt_headline_add(r, out, &n, SMFW_M_INPUT_SEQUENCE_LENGTH, "Input sequence length");
     rpt_headline_add(r, out, &n, SMFW_M_GOODPUT, "Goodput");
+    rpt_headline_add(r, out, &n, SMFW_M_GOOD_REQUEST_COUNT, "Good requests");
     rpt_headline_add(r, out, &n, SMFW_M_REQUEST_COUNT, "Successful requests");
     rpt_headline_add(r, out, &n, SMFW_M_ERROR_REQUEST_COUNT, "Failed requests");
     return n;

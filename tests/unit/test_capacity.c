@@ -410,6 +410,46 @@ START_TEST(shard_split_covers_every_request_once) {
 }
 END_TEST
 
+/* The SLO knee: the level before the first one under the attainment, not the highest
+ * passing level; a tripped gate misses; no goodput anywhere is -2. */
+START_TEST(slo_knee_is_the_level_before_the_first_miss) {
+    double loads[] = {1, 2, 4, 8, 16}, good[] = {100, 95, 80, 96, 10};
+    smfw_results *res[5];
+    smfw_sweep_point pts[5];
+    for (int i = 0; i < 5; i++) {
+        res[i] = results_with(100, 1000, 100 * loads[i]);
+        smfw_sweep_point_from_results(res[i], loads[i], &pts[i]);
+    }
+    ck_assert_int_eq(smfw_sweep_slo_knee(pts, 5, 0.9), -2);
+    for (int i = 0; i < 5; i++) {
+        smfw_stats_single(&res[i]->stats[SMFW_M_GOOD_REQUEST_COUNT], good[i]);
+        smfw_stats_single(&res[i]->stats[SMFW_M_GOODPUT], good[i] / 10.0);
+    }
+    smfw_sweep_goodput g;
+    smfw_sweep_goodput_of(&pts[1], 0.9, &g);
+    ck_assert(g.present && g.attains);
+    ck_assert_uint_eq(g.good, 95);
+    ck_assert_double_eq_tol(g.fraction, 0.95, 1e-15);
+    ck_assert_double_eq_tol(g.goodput, 9.5, 1e-15);
+    /* 4 misses (80%): 8 passing again does not lift the knee above 2. */
+    ck_assert_int_eq(smfw_sweep_slo_knee(pts, 5, 0.9), 1);
+    ck_assert_int_eq(smfw_sweep_slo_knee(pts, 5, 0.8), 3);
+    ck_assert_int_eq(smfw_sweep_slo_knee(pts, 5, 0.05), 4);
+    ck_assert_int_eq(smfw_sweep_slo_knee(pts, 5, 0), 1); /* 0: the default 0.9 */
+    ck_assert_int_eq(smfw_sweep_slo_knee(pts, 5, 1.0), 0);
+    /* Failed requests count against the share (AIPerf's good_request_fraction): 95 good of
+     * 100 valid + 10 failed is 86%. */
+    smfw_stats_single(&res[1]->stats[SMFW_M_ERROR_REQUEST_COUNT], 10);
+    smfw_sweep_goodput_of(&pts[1], 0.9, &g);
+    ck_assert_double_eq_tol(g.fraction, 95.0 / 110.0, 1e-15);
+    ck_assert(!g.attains);
+    ck_assert_int_eq(smfw_sweep_slo_knee(pts, 5, 0.9), 0);
+    res[0]->info.gate_tripped = 1;
+    ck_assert_int_eq(smfw_sweep_slo_knee(pts, 5, 0.9), -1);
+    for (int i = 0; i < 5; i++) smfw_results_free(res[i]);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("capacity");
     TCase *tc = tcase_create("core");
@@ -423,6 +463,7 @@ int main(void) {
     tcase_add_test(tc, errors_make_a_level_saturated);
     tcase_add_test(tc, slo_parse_and_check);
     tcase_add_test(tc, slo_level_lowers_the_operating_point);
+    tcase_add_test(tc, slo_knee_is_the_level_before_the_first_miss);
     tcase_add_test(tc, metric_references);
     tcase_add_test(tc, bundled_price_table);
     tcase_add_test(tc, price_table_errors_name_file_and_line);
