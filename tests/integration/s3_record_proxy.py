@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""s3_record_proxy.py - a small HTTP proxy in front of moto_server for the S3
+multipart test: it records every request (method, path, query, the checksum
+headers, a body digest, and a CompleteMultipartUpload body) as one JSON line,
+and can inject faults so the client's failure handling can be checked.
+
+    s3_record_proxy.py UPSTREAM_URL LOG PORT_FILE
+
+The fault rules are read from $work-style file FAULTS (path in the
+S3_PROXY_FAULTS environment variable, re-read on every request), one per line:
+    part N 500        answer every UploadPart partNumber=N with a 500 InternalError
+    complete200 K     answer the first K CompleteMultipartUpload calls with a 200
+                      whose body is an <Error> (K = all: every one)
+"""
+import hashlib
+import http.client
+import http.server
+import json
+import os
+import sys
+import threading
+import urllib.parse
+
+upstream = urllib.parse.urlsplit(sys.argv[1])
+log_path, port_file = sys.argv[2], sys.argv[3]
+lock = threading.Lock()
+complete_seen = [0]
+
+ERROR_XML = (b'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>InternalError</Code>'
+             b'<Message>We encountered an internal error. Please try again.</Message>'
+             b'<RequestId>PROXYFAULT</RequestId></Error>')
+
+
+def faults():
+    path = os.environ.get("S3_PROXY_FAULTS")
+    if not path or not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [line.split() for line in f if line.strip()]
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *a):
+        pass
+
+    def _body(self):
+        n = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(n) if n else b""
+
+    def _record(self, body, injected):
+        u = urllib.parse.urlsplit(self.path)
+        q = urllib.parse.parse_qs(u.query, keep_blank_values=True)
+        rec = {
+            "method": self.command, "path": urllib.parse.unquote(u.path),
+            "query": sorted(q.keys()),
+            "partNumber": q.get("partNumber", [None])[0],
+            "headers": {k.lower(): v for k, v in self.headers.items()
+                        if k.lower().startswith("x-amz-checksum")
+                        or k.lower() in ("x-amz-sdk-checksum-algorithm", "content-encoding",
+                                         "x-amz-trailer", "content-type")},
+            "length": len(body), "sha256": hashlib.sha256(body).hexdigest(),
+            "injected": injected,
+        }
+        if self.command == "POST" and "uploadId" in q:
+            rec["body"] = body.decode("utf-8", "replace")
+        with lock, open(log_path, "a") as f:
+            f.write(json.dumps(rec) + "\n")
+
+    def _fault(self):
+        u = urllib.parse.urlsplit(self.path)
+        q = urllib.parse.parse_qs(u.query, keep_blank_values=True)
+        for rule in faults():
+            if rule[0] == "part" and self.command == "PUT" and q.get("partNumber") == [rule[1]]:
+                return int(rule[2]), ERROR_XML
+            if rule[0] == "complete200" and self.command == "POST" and "uploadId" in q:
+                with lock:
+                    complete_seen[0] += 1
+                    n = complete_seen[0]
+                if rule[1] == "all" or n <= int(rule[1]):
+                    return 200, ERROR_XML
+        return None
+
+    def _handle(self):
+        body = self._body()
+        fault = self._fault()
+        self._record(body, fault is not None)
+        if fault:
+            status, payload = fault
+            self.send_response(status)
+            self.send_header("Content-Type", "application/xml")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+            return
+        conn = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=60)
+        headers = {k: v for k, v in self.headers.items()
+                   if k.lower() not in ("connection", "transfer-encoding", "expect")}
+        headers["Content-Length"] = str(len(body))
+        conn.request(self.command, self.path, body=body, headers=headers)
+        r = conn.getresponse()
+        data = r.read()
+        self.send_response(r.status)
+        for k, v in r.getheaders():
+            if k.lower() not in ("connection", "transfer-encoding", "content-length", "server",
+                                 "date"):
+                self.send_header(k, v)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+        conn.close()
+
+    do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = _handle
+
+
+srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+with open(port_file + ".tmp", "w") as f:
+    f.write(str(srv.server_address[1]))
+os.rename(port_file + ".tmp", port_file)
+srv.serve_forever()
