@@ -195,6 +195,12 @@ static json_t *rule_inputs(smfw_aws_client *c, const char *region, const char *o
 
 smfw_status aws_client_resolve_endpoint(smfw_aws_client *c, const char *service, aws_endpoint *out,
                                         smfw_error *err) {
+    return aws_client_resolve_endpoint_in(c, service, NULL, out, err);
+}
+
+smfw_status aws_client_resolve_endpoint_in(smfw_aws_client *c, const char *service,
+                                           const char *in_region, aws_endpoint *out,
+                                           smfw_error *err) {
     size_t idx = 0;
     const service_info *si = NULL;
     for (size_t i = 0; i < sizeof(SERVICES) / sizeof(SERVICES[0]); i++)
@@ -205,9 +211,9 @@ smfw_status aws_client_resolve_endpoint(smfw_aws_client *c, const char *service,
     int overridden = 0;
     smfw_status st = endpoint_override(c, si, override, sizeof(override), &overridden, err);
     if (st != SMFW_OK) return st;
-    const char *region;
+    const char *region = in_region;
     smfw_error rerr;
-    st = smfw_aws_client_region(c, &region, overridden ? &rerr : err);
+    if (!region) st = smfw_aws_client_region(c, &region, overridden ? &rerr : err);
     if (st != SMFW_OK && overridden) {
         /* An override needs no region to be known until something is signed. */
         aws_strlcpy(out->url, override, sizeof(out->url));

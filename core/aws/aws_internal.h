@@ -40,7 +40,8 @@ typedef struct aws_endpoint_cached {
     aws_endpoint ep;
 } aws_endpoint_cached;
 
-#define AWS_MAX_ENDPOINTS 12
+#define AWS_MAX_ENDPOINTS   12
+#define AWS_S3_REGION_CACHE 8
 
 struct smfw_aws_client {
     /* options, copied */
@@ -77,6 +78,13 @@ struct smfw_aws_client {
     int nsigners;
 
     aws_endpoint_cached endpoints[AWS_MAX_ENDPOINTS]; /* by service, under `lock` */
+
+    /* S3 buckets found in another region than the client's (redirects), under `lock`. */
+    struct {
+        char bucket[256];
+        char region[64];
+    } s3_regions[AWS_S3_REGION_CACHE];
+    int s3_regions_next;
 };
 
 /* ---- config/profile ---- */
@@ -98,6 +106,9 @@ const char *aws_credfile_get(smfw_aws_client *c, const char *profile, const char
  */
 smfw_status aws_client_resolve_endpoint(smfw_aws_client *c, const char *service, aws_endpoint *out,
                                         smfw_error *err);
+/* The same for another region than the client's (S3's wrong-region redirect). */
+smfw_status aws_client_resolve_endpoint_in(smfw_aws_client *c, const char *service,
+                                           const char *region, aws_endpoint *out, smfw_error *err);
 
 /* ---- retries (aws_retry.c) and User-Agent (aws_user_agent.c) ---- */
 /* retry_mode and max_attempts (opt_max_attempts > 0 wins): the environment, then the profile. */
@@ -182,6 +193,19 @@ smfw_status aws_sts_assume_role_with_web_identity(smfw_aws_client *c, const char
 /* Base URL (virtual-hosted or path style) and wire path of bucket/key (key NULL: the bucket). */
 smfw_status aws_s3_address(smfw_aws_client *c, const char *bucket, const char *key, char *base,
                            size_t base_size, aws_buf *path, smfw_error *err);
+/* The same with the endpoint of `region` (NULL: the client's). */
+smfw_status aws_s3_address_in(smfw_aws_client *c, const char *bucket, const char *key,
+                              const char *region, char *base, size_t base_size, aws_buf *path,
+                              smfw_error *err);
+/*
+ * aws_client_call for an S3 call on bucket/key (aws_s3_redirect.c): sent to the
+ * bucket's region once one is known; an answer naming another region (301/307,
+ * PermanentRedirect, AuthorizationHeaderMalformed, HEAD 301/400 with
+ * x-amz-bucket-region) is retried once there and remembered, as botocore's
+ * S3RegionRedirector does.
+ */
+smfw_status aws_s3_call(smfw_aws_client *c, const char *bucket, const char *key,
+                        const aws_call *call, aws_result *res, smfw_error *err);
 /* One PutObject streaming the file (with its CRC-32), whatever its size; the ETag if asked. */
 smfw_status aws_s3_put_file(smfw_aws_client *c, const char *bucket, const char *key,
                             const char *file, const char *content_type, char *etag,

@@ -28,14 +28,23 @@ static smfw_status check_bucket(const char *bucket, smfw_error *err) {
     return SMFW_OK;
 }
 
-/* Base URL and wire path for bucket/key (key may be NULL for bucket operations). */
 smfw_status aws_s3_address(smfw_aws_client *c, const char *bucket, const char *key, char *base,
                            size_t base_size, aws_buf *path, smfw_error *err) {
+    return aws_s3_address_in(c, bucket, key, NULL, base, base_size, path, err);
+}
+
+smfw_status aws_s3_address_in(smfw_aws_client *c, const char *bucket, const char *key,
+                              const char *region, char *base, size_t base_size, aws_buf *path,
+                              smfw_error *err) {
     smfw_status st = check_bucket(bucket, err);
     if (st != SMFW_OK) return st;
-    int overridden = 0;
-    st = smfw_aws_client_endpoint(c, "s3", base, base_size, &overridden, err);
+    aws_endpoint ep;
+    st = aws_client_resolve_endpoint_in(c, "s3", region, &ep, err);
     if (st != SMFW_OK) return st;
+    int overridden = ep.overridden;
+    if (strlen(ep.url) >= base_size)
+        return smfw_error_set(err, SMFW_ERR_INTERNAL, "endpoint URL buffer too small");
+    aws_strlcpy(base, ep.url, base_size);
     if (!overridden && virtual_host_ok(bucket)) {
         /* https://s3.<region>... -> https://<bucket>.s3.<region>... */
         char tmp[1024];
@@ -85,7 +94,7 @@ static smfw_status put_object(smfw_aws_client *c, const char *bucket, const char
         call.checksum_crc32 = 1; /* botocore 1.36+ "when_supported" */
         aws_result res;
         aws_result_init(&res);
-        st = aws_client_call(c, &call, &res, err);
+        st = aws_s3_call(c, bucket, key, &call, &res, err);
         char v[160];
         if (st == SMFW_OK && aws_http_header(&res.http, "x-amz-checksum-crc32", v, sizeof(v)) &&
             strcmp(v, res.checksum_crc32) != 0)
@@ -133,7 +142,7 @@ smfw_status smfw_aws_s3_get_object_file(smfw_aws_client *c, const char *bucket, 
         call.download_path = file;
         aws_result res;
         aws_result_init(&res);
-        st = aws_client_call(c, &call, &res, err);
+        st = aws_s3_call(c, bucket, key, &call, &res, err);
         aws_result_free(&res);
     }
     aws_buf_free(&path);
@@ -151,7 +160,7 @@ smfw_status smfw_aws_s3_head_object(smfw_aws_client *c, const char *bucket, cons
         aws_s3_call_init(&call, "HeadObject", "HEAD", base, path.data);
         aws_result res;
         aws_result_init(&res);
-        st = aws_client_call(c, &call, &res, err);
+        st = aws_s3_call(c, bucket, key, &call, &res, err);
         if (st == SMFW_OK && out) {
             char v[256];
             memset(out, 0, sizeof(*out));
@@ -205,7 +214,7 @@ smfw_status smfw_aws_s3_list_objects(smfw_aws_client *c, const char *bucket, con
         call.query = q.data;
         aws_result res;
         aws_result_init(&res);
-        st = aws_client_call(c, &call, &res, err);
+        st = aws_s3_call(c, bucket, NULL, &call, &res, err);
         aws_buf_free(&q);
         aws_xml_node *root = NULL;
         size_t page_bytes = res.http.body.len;
@@ -274,7 +283,7 @@ smfw_status smfw_aws_s3_head_bucket(smfw_aws_client *c, const char *bucket,
         call.header_count = expected_owner ? 1 : 0;
         aws_result res;
         aws_result_init(&res);
-        st = aws_client_call(c, &call, &res, err);
+        st = aws_s3_call(c, bucket, NULL, &call, &res, err);
         aws_result_free(&res);
     }
     aws_buf_free(&path);

@@ -137,7 +137,7 @@ static smfw_status create_upload(upload *u, const char *content_type, smfw_error
     call.body = "";
     aws_result res;
     aws_result_init(&res);
-    smfw_status st = aws_client_call(u->c, &call, &res, err);
+    smfw_status st = aws_s3_call(u->c, u->bucket, u->key, &call, &res, err);
     if (st == SMFW_OK && aws_s3_parse_upload_id(res.http.body.data, res.http.body.len, u->upload_id,
                                                 sizeof(u->upload_id)) != 0)
         st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
@@ -162,7 +162,7 @@ static smfw_status upload_part(upload *u, aws_s3_part *part, int64_t offset, int
     aws_result res;
     aws_result_init(&res);
     smfw_status st = aws_buf_failed(&q) ? smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory")
-                                        : aws_client_call(u->c, &call, &res, err);
+                                        : aws_s3_call(u->c, u->bucket, u->key, &call, &res, err);
     char v[160];
     if (st == SMFW_OK) {
         aws_strlcpy(part->crc32, res.checksum_crc32, sizeof(part->crc32));
@@ -204,7 +204,7 @@ static smfw_status complete_upload(upload *u, const aws_s3_part *parts, size_t n
     aws_result_init(&res);
     smfw_status st = aws_buf_failed(&q) || aws_buf_failed(&body)
                          ? smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory")
-                         : aws_client_call(u->c, &call, &res, err);
+                         : aws_s3_call(u->c, u->bucket, u->key, &call, &res, err);
     aws_error_info e;
     if (st == SMFW_OK &&
         aws_s3_parse_complete(res.http.body.data, res.http.body.len, etag, etag_size, &e) != 0)
@@ -229,7 +229,7 @@ static void abort_upload(upload *u, smfw_error *err) {
     aws_result_init(&res);
     smfw_error aerr;
     smfw_error_clear(&aerr);
-    smfw_status st = aws_client_call(u->c, &call, &res, &aerr);
+    smfw_status st = aws_s3_call(u->c, u->bucket, u->key, &call, &res, &aerr);
     aws_result_free(&res);
     aws_buf_free(&q);
     if (st == SMFW_OK) {

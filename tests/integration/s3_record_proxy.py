@@ -11,11 +11,16 @@ S3_PROXY_FAULTS environment variable, re-read on every request), one per line:
     part N 500        answer every UploadPart partNumber=N with a 500 InternalError
     complete200 K     answer the first K CompleteMultipartUpload calls with a 200
                       whose body is an <Error> (K = all: every one)
+    region R          the bucket lives in region R: a request signed for another
+                      region gets what S3 answers then (400 AuthorizationHeaderMalformed
+                      naming R; HEAD: a bodyless 400), with x-amz-bucket-region: R
+    moved R           the same with S3's 301 PermanentRedirect
 """
 import hashlib
 import http.client
 import http.server
 import json
+import re
 import os
 import sys
 import threading
@@ -29,6 +34,11 @@ complete_seen = [0]
 ERROR_XML = (b'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>InternalError</Code>'
              b'<Message>We encountered an internal error. Please try again.</Message>'
              b'<RequestId>PROXYFAULT</RequestId></Error>')
+
+
+def signed_region(headers):
+    m = re.search(r"Credential=[^/]+/\d{8}/([^/]+)/", headers.get("Authorization") or "")
+    return m.group(1) if m else None
 
 
 def faults():
@@ -60,6 +70,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                         if k.lower().startswith("x-amz-checksum")
                         or k.lower() in ("x-amz-sdk-checksum-algorithm", "content-encoding",
                                          "x-amz-trailer", "content-type")},
+            "region": signed_region(self.headers),
             "length": len(body), "sha256": hashlib.sha256(body).hexdigest(),
             "injected": injected,
         }
@@ -73,13 +84,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
         q = urllib.parse.parse_qs(u.query, keep_blank_values=True)
         for rule in faults():
             if rule[0] == "part" and self.command == "PUT" and q.get("partNumber") == [rule[1]]:
-                return int(rule[2]), ERROR_XML
+                return int(rule[2]), ERROR_XML, None
             if rule[0] == "complete200" and self.command == "POST" and "uploadId" in q:
                 with lock:
                     complete_seen[0] += 1
                     n = complete_seen[0]
                 if rule[1] == "all" or n <= int(rule[1]):
-                    return 200, ERROR_XML
+                    return 200, ERROR_XML, None
+            if rule[0] in ("region", "moved") and signed_region(self.headers) != rule[1]:
+                if self.command == "HEAD":
+                    return (400 if rule[0] == "region" else 301), b"", rule[1]
+                if rule[0] == "region":
+                    return 400, (b"<Error><Code>AuthorizationHeaderMalformed</Code><Message>The "
+                                 b"authorization header is malformed; the region is wrong; "
+                                 b"expecting '" + rule[1].encode() + b"'</Message><Region>" +
+                                 rule[1].encode() + b"</Region><RequestId>PROXYREGION"
+                                 b"</RequestId></Error>"), rule[1]
+                return 301, (b"<Error><Code>PermanentRedirect</Code><Message>The bucket you are "
+                             b"attempting to access must be addressed using the specified "
+                             b"endpoint.</Message><Endpoint>s3." + rule[1].encode() +
+                             b".amazonaws.com</Endpoint><RequestId>PROXYMOVED</RequestId>"
+                             b"</Error>"), rule[1]
         return None
 
     def _handle(self):
@@ -87,12 +112,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         fault = self._fault()
         self._record(body, fault is not None)
         if fault:
-            status, payload = fault
+            status, payload, bucket_region = fault
             self.send_response(status)
+            if bucket_region:
+                self.send_header("x-amz-bucket-region", bucket_region)
             self.send_header("Content-Type", "application/xml")
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
-            self.wfile.write(payload)
+            if self.command != "HEAD":
+                self.wfile.write(payload)
             return
         conn = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=60)
         headers = {k: v for k, v in self.headers.items()
@@ -106,7 +134,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if k.lower() not in ("connection", "transfer-encoding", "content-length", "server",
                                  "date"):
                 self.send_header(k, v)
-        self.send_header("Content-Length", str(len(data)))
+        # HEAD: the object's length as moto gave it; else the body's.
+        length = r.getheader("Content-Length") if self.command == "HEAD" else None
+        self.send_header("Content-Length", length or str(len(data)))
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)

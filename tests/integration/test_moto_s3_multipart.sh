@@ -16,6 +16,11 @@
 #     a 500 (botocore's rule) and succeeds; always so: fails and aborts.
 #  6. ListObjectsV2 with encoding-type=url: keys with control characters, '+',
 #     '%', spaces and UTF-8 come back exactly as boto3 wrote them.
+#  7. The bucket in another region than the client's (the proxy answers what S3
+#     does: 400 AuthorizationHeaderMalformed, HEAD's bodyless 400, 301
+#     PermanentRedirect, with x-amz-bucket-region): smfw retries once in the
+#     named region and stays there for the other requests, as boto3 does
+#     through the same proxy (same redirects, same regions signed).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/test_moto_lib.bash"
@@ -180,4 +185,47 @@ assert got == want, (got, want)
 PY
 grep -q "encoding-type=url" "$work/proxy.log" 2>/dev/null ||
     grep -q '"encoding-type"' "$work/proxy.log" || fail "no encoding-type=url sent" "$work/proxy.log"
-echo "PASS: multipart upload (parts, checksums, abort, 200 <Error>) and url-encoded listing"
+proxy_log list6
+
+# ---- 7. the wrong region ----------------------------------------------------------------
+echo "region eu-west-1" >"$S3_PROXY_FAULTS"
+"$AWS_CALL" s3-put-file "$BUCKET" "eu/chunk.bin" big.bin $((5 * MIB)) >put7.out 2>put7.err ||
+    fail "upload to a bucket in eu-west-1" put7.out put7.err
+proxy_log smfw7
+MOTO_URL="$PROXY_URL" boto '
+import boto3.s3.transfer
+cfg = boto3.s3.transfer.TransferConfig(multipart_threshold=5 * 1048576,
+                                       multipart_chunksize=5 * 1048576, max_concurrency=1)
+s3.upload_file("big.bin", sys.argv[1], "eu/chunk.bin", Config=cfg)
+' "$BUCKET"
+proxy_log boto7
+"$SMFW_PYTHON" - "$work/smfw7.jsonl" "$work/boto7.jsonl" <<'PY' || fail "redirects differ from boto3's" "$work/smfw7.jsonl" "$work/boto7.jsonl"
+import json, sys
+def seq(p):
+    return [(r["method"], r["query"], r["partNumber"], r["region"], r["injected"])
+            for r in map(json.loads, open(p))]
+s, b = seq(sys.argv[1]), seq(sys.argv[2])
+for x in s: print("smfw ", x)
+for x in b: print("boto3", x)
+assert s == b, "not the same requests"
+assert s[0][3] == "us-east-1" and s[0][4] and all(r[3] == "eu-west-1" and not r[4] for r in s[1:]), s
+PY
+echo "moved eu-west-1" >"$S3_PROXY_FAULTS"
+"$AWS_CALL" head "$BUCKET" "eu/chunk.bin" >head7.out 2>head7.err || fail "HEAD after a 301" head7.err
+grep -q "^size $((12 * MIB + 123))$" head7.out || fail "HEAD size" head7.out
+"$AWS_CALL" list "$BUCKET" eu/ >list7.out 2>list7.err || fail "list after a 301" list7.err
+grep -q "^eu/chunk.bin	" list7.out || fail "list after a 301" list7.out
+echo "region ap-south-1" >"$S3_PROXY_FAULTS"
+"$AWS_CALL" head "$BUCKET" "eu/chunk.bin" >head8.out 2>head8.err || fail "HEAD after a 400" head8.err
+: >"$S3_PROXY_FAULTS"
+proxy_log smfw8
+"$SMFW_PYTHON" - "$work/smfw8.jsonl" <<'PY' || fail "HEAD/list redirects" "$work/smfw8.jsonl"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+got = [(r["method"], r["region"], r["injected"]) for r in recs]
+# Each aws_call is a new client: one redirect each, then the named region.
+assert got == [("HEAD", "us-east-1", True), ("HEAD", "eu-west-1", False),
+               ("GET", "us-east-1", True), ("GET", "eu-west-1", False),
+               ("HEAD", "us-east-1", True), ("HEAD", "ap-south-1", False)], got
+PY
+echo "PASS: multipart upload (parts, checksums, abort, 200 <Error>), url-encoded listing, wrong-region redirects"
