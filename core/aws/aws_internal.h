@@ -106,9 +106,14 @@ const char *aws_credfile_get(smfw_aws_client *c, const char *profile, const char
  */
 smfw_status aws_client_resolve_endpoint(smfw_aws_client *c, const char *service, aws_endpoint *out,
                                         smfw_error *err);
-/* The same for another region than the client's (S3's wrong-region redirect). */
+/*
+ * The same for another region than the client's (region non-NULL: S3's wrong-region
+ * redirect) and, for S3, a bucket (the rules' Bucket parameter: the URL then addresses
+ * the bucket, virtual-hosted or path style, an override's included).
+ */
 smfw_status aws_client_resolve_endpoint_in(smfw_aws_client *c, const char *service,
-                                           const char *region, aws_endpoint *out, smfw_error *err);
+                                           const char *region, const char *bucket,
+                                           aws_endpoint *out, smfw_error *err);
 
 /* ---- retries (aws_retry.c) and User-Agent (aws_user_agent.c) ---- */
 /* retry_mode and max_attempts (opt_max_attempts > 0 wins): the environment, then the profile. */

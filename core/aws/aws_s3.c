@@ -2,7 +2,6 @@
  * aws_s3.c - S3 over restXml: put/get/head object, list (all pages), head/create bucket.
  * Multipart uploads are aws_s3_multipart.c's.
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +10,6 @@
 
 #include "aws/aws_internal.h"
 #include "aws/aws_xml.h"
-
-/* DNS-compatible bucket names can use virtual-host addressing over TLS. */
-static int virtual_host_ok(const char *bucket) {
-    size_t n = strlen(bucket);
-    if (n < 3 || n > 63) return 0;
-    for (const char *p = bucket; *p; p++)
-        if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '-') return 0;
-    return bucket[0] != '-' && bucket[n - 1] != '-';
-}
 
 static smfw_status check_bucket(const char *bucket, smfw_error *err) {
     if (!bucket || !*bucket || strlen(bucket) > 255 || strpbrk(bucket, "/?#% "))
@@ -38,25 +28,28 @@ smfw_status aws_s3_address_in(smfw_aws_client *c, const char *bucket, const char
                               smfw_error *err) {
     smfw_status st = check_bucket(bucket, err);
     if (st != SMFW_OK) return st;
+    /* Signing needs a region anyway; the rules need one to place the bucket. */
+    if (!region && (st = smfw_aws_client_region(c, &region, err)) != SMFW_OK) return st;
+    /* The S3 rules place the bucket: virtual-hosted for DNS names over HTTPS, else
+       (dots, an override: ForcePathStyle) path style; FIPS and dual-stack included. */
     aws_endpoint ep;
-    st = aws_client_resolve_endpoint_in(c, "s3", region, &ep, err);
+    st = aws_client_resolve_endpoint_in(c, "s3", region, bucket, &ep, err);
     if (st != SMFW_OK) return st;
-    int overridden = ep.overridden;
-    if (strlen(ep.url) >= base_size)
+    const char *auth = strstr(ep.url, "://");
+    const char *url_path = auth ? strchr(auth + 3, '/') : NULL;
+    size_t origin = url_path ? (size_t)(url_path - ep.url) : strlen(ep.url);
+    if (origin >= base_size)
         return smfw_error_set(err, SMFW_ERR_INTERNAL, "endpoint URL buffer too small");
-    aws_strlcpy(base, ep.url, base_size);
-    if (!overridden && virtual_host_ok(bucket)) {
-        /* https://s3.<region>... -> https://<bucket>.s3.<region>... */
-        char tmp[1024];
-        snprintf(tmp, sizeof(tmp), "https://%s.%s", bucket, base + 8);
-        aws_strlcpy(base, tmp, base_size);
+    memcpy(base, ep.url, origin);
+    base[origin] = '\0';
+    /* The call's wire path: the URL's ("/bucket" in path style), then "/key". */
+    if (url_path) aws_buf_puts(path, url_path);
+    if (key) {
         aws_buf_putc(path, '/');
-    } else {
+        aws_buf_uri_encode(path, key, strlen(key), 1);
+    } else if (!url_path) {
         aws_buf_putc(path, '/');
-        aws_buf_uri_encode(path, bucket, strlen(bucket), 0);
-        if (key) aws_buf_putc(path, '/');
     }
-    if (key) aws_buf_uri_encode(path, key, strlen(key), 1);
     return aws_buf_failed(path) ? smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory") : SMFW_OK;
 }
 

@@ -2,9 +2,11 @@
  * test_aws_s3_multipart.c - the XML and arithmetic of S3 multipart uploads:
  * the CompleteMultipartUpload body, InitiateMultipartUploadResult and
  * CompleteMultipartUploadResult parsing (a 200 carrying an <Error>), and the
- * part size for a file.
+ * part size for a file; and the S3 bucket URLs from the endpoint rules (the
+ * expected URLs are botocore 1.43's for the same bucket, key and settings).
  */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "aws/aws_internal.h"
@@ -91,6 +93,72 @@ START_TEST(part_size) {
 }
 END_TEST
 
+/* The URL smfw sends bucket/key to ("base" + wire path), botocore's form. */
+static void s3_url(const char *region, const char *endpoint, const char *bucket, const char *key,
+                   char *out, size_t size) {
+    smfw_aws_options o;
+    memset(&o, 0, sizeof(o));
+    o.region = region;
+    o.endpoint_url = endpoint;
+    o.no_imds = 1;
+    smfw_aws_client *c = NULL;
+    smfw_error err;
+    ck_assert_int_eq(smfw_aws_client_new(&o, &c, &err), SMFW_OK);
+    char base[1024];
+    aws_buf path;
+    aws_buf_init(&path);
+    ck_assert_int_eq(aws_s3_address(c, bucket, key, base, sizeof(base), &path, &err), SMFW_OK);
+    snprintf(out, size, "%s%s", base, path.data);
+    aws_buf_free(&path);
+    smfw_aws_client_free(c);
+}
+
+START_TEST(bucket_urls) {
+    setenv("AWS_CONFIG_FILE", "/dev/null", 1);
+    setenv("AWS_SHARED_CREDENTIALS_FILE", "/dev/null", 1);
+    unsetenv("AWS_ENDPOINT_URL");
+    unsetenv("AWS_ENDPOINT_URL_S3");
+    char u[2048];
+    static const struct {
+        const char *region, *fips, *dualstack, *bucket, *want;
+    } cases[] = {
+        {"us-east-1", NULL, NULL, "mybucket", "https://mybucket.s3.amazonaws.com/k/x%20y"},
+        {"us-east-1", NULL, NULL, "my.bucket", "https://s3.amazonaws.com/my.bucket/k/x%20y"},
+        {"eu-west-1", NULL, NULL, "mybucket",
+         "https://mybucket.s3.eu-west-1.amazonaws.com/k/x%20y"},
+        {"eu-west-1", NULL, "true", "mybucket",
+         "https://mybucket.s3.dualstack.eu-west-1.amazonaws.com/k/x%20y"},
+        {"us-west-2", "true", NULL, "mybucket",
+         "https://mybucket.s3-fips.us-west-2.amazonaws.com/k/x%20y"},
+        {"us-west-2", "true", NULL, "my.bucket",
+         "https://s3-fips.us-west-2.amazonaws.com/my.bucket/k/x%20y"},
+        {"cn-north-1", NULL, NULL, "mybucket",
+         "https://mybucket.s3.cn-north-1.amazonaws.com.cn/k/x%20y"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        if (cases[i].fips)
+            setenv("AWS_USE_FIPS_ENDPOINT", cases[i].fips, 1);
+        else
+            unsetenv("AWS_USE_FIPS_ENDPOINT");
+        if (cases[i].dualstack)
+            setenv("AWS_USE_DUALSTACK_ENDPOINT", cases[i].dualstack, 1);
+        else
+            unsetenv("AWS_USE_DUALSTACK_ENDPOINT");
+        s3_url(cases[i].region, NULL, cases[i].bucket, "k/x y", u, sizeof(u));
+        ck_assert_str_eq(u, cases[i].want);
+    }
+    unsetenv("AWS_USE_FIPS_ENDPOINT");
+    unsetenv("AWS_USE_DUALSTACK_ENDPOINT");
+    /* An override: path style, under the override's own path. */
+    s3_url("us-east-1", "http://127.0.0.1:9000", "mybucket", "k", u, sizeof(u));
+    ck_assert_str_eq(u, "http://127.0.0.1:9000/mybucket/k");
+    s3_url("us-east-1", "http://127.0.0.1:9000/s3/", "mybucket", NULL, u, sizeof(u));
+    ck_assert_str_eq(u, "http://127.0.0.1:9000/s3/mybucket");
+    s3_url("us-east-1", NULL, "mybucket", NULL, u, sizeof(u));
+    ck_assert_str_eq(u, "https://mybucket.s3.amazonaws.com/");
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("aws_s3_multipart");
     TCase *tc = tcase_create("multipart");
@@ -98,6 +166,7 @@ int main(void) {
     tcase_add_test(tc, upload_id);
     tcase_add_test(tc, complete_result);
     tcase_add_test(tc, part_size);
+    tcase_add_test(tc, bucket_urls);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
