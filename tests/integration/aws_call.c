@@ -9,7 +9,8 @@
  *                                          SHA-256 of the secret and token, expiry, account
  *   aws_call put BUCKET KEY FILE           PutObject from a file (multipart from 8 MiB)
  *   aws_call s3-put-file BUCKET KEY FILE [PART_SIZE [THRESHOLD]]
- *                                          smfw_aws_s3_upload_file: size and ETag
+ *                                          smfw_aws_s3_upload_file: size and ETag;
+ *                                          SIGINT/SIGTERM set its cancel flag
  *   aws_call get BUCKET KEY FILE           GetObject into a file
  *   aws_call head BUCKET KEY               size and ETag
  *   aws_call list BUCKET [PREFIX]          ListObjectsV2, all pages: KEY<TAB>SIZE per line
@@ -18,6 +19,7 @@
  *
  * Exit status: 0 on success, 1 with the error sentence on stderr otherwise.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,13 @@
 
 #include <smfw/aws.h>
 #include <smfw/sigv4.h>
+
+static volatile sig_atomic_t g_cancel;
+
+static void on_signal(int sig) {
+    (void)sig;
+    g_cancel = 1;
+}
 
 static int print_object(const smfw_aws_s3_object *o, void *user) {
     (void)user;
@@ -84,6 +93,12 @@ static smfw_status dispatch(smfw_aws_client *c, int argc, char **argv, smfw_erro
         memset(&o, 0, sizeof o);
         if (argc >= 6) o.part_size = strtoll(argv[5], NULL, 10);
         if (argc >= 7) o.multipart_threshold = strtoll(argv[6], NULL, 10);
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        o.cancel = &g_cancel;
         smfw_aws_s3_object obj;
         smfw_status st = smfw_aws_s3_upload_file(c, argv[2], argv[3], argv[4], &o, &obj, err);
         if (st == SMFW_OK) printf("size %lld\netag %s\n", (long long)obj.size, obj.etag);

@@ -11,6 +11,7 @@ S3_PROXY_FAULTS environment variable, re-read on every request), one per line:
     part N 500        answer every UploadPart partNumber=N with a 500 InternalError
     complete200 K     answer the first K CompleteMultipartUpload calls with a 200
                       whose body is an <Error> (K = all: every one)
+    slow N S          hold UploadPart partNumber=N S seconds before passing it on
     region R          the bucket lives in region R: a request signed for another
                       region gets what S3 answers then (400 AuthorizationHeaderMalformed
                       naming R; HEAD: a bodyless 400), with x-amz-bucket-region: R
@@ -24,6 +25,7 @@ import re
 import os
 import sys
 import threading
+import time
 import urllib.parse
 
 upstream = urllib.parse.urlsplit(sys.argv[1])
@@ -109,8 +111,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def _handle(self):
         body = self._body()
+        u = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+        for rule in faults():
+            if rule[0] == "slow" and self.command == "PUT" and u.get("partNumber") == [rule[1]]:
+                self._record(body, False)
+                time.sleep(float(rule[2]))
+                body_recorded = True
+                break
+        else:
+            body_recorded = False
         fault = self._fault()
-        self._record(body, fault is not None)
+        if not body_recorded:
+            self._record(body, fault is not None)
         if fault:
             status, payload, bucket_region = fault
             self.send_response(status)

@@ -150,6 +150,31 @@ keys = [o["Key"] for o in s3.list_objects_v2(Bucket=sys.argv[1]).get("Contents",
 assert "failed.bin" not in keys, keys
 ' "$BUCKET"
 
+# ---- 4b. interrupted between parts ----------------------------------------------------
+echo "slow 2 3" >"$S3_PROXY_FAULTS"
+"$AWS_CALL" s3-put-file "$BUCKET" cancelled.bin big.bin $((5 * MIB)) >put4b.out 2>put4b.err &
+call_pid=$!
+for _ in $(seq 200); do grep -q '"partNumber": "2"' "$work/proxy.log" 2>/dev/null && break; sleep 0.05; done
+grep -q '"partNumber": "2"' "$work/proxy.log" || fail "part 2 never reached the proxy" put4b.err
+kill -INT "$call_pid"
+set +e
+wait "$call_pid"
+rc=$?
+set -e
+: >"$S3_PROXY_FAULTS"
+[ "$rc" -eq 1 ] || fail "interrupted upload: exit $rc" put4b.out put4b.err
+grep -q "was interrupted after 2 of 3 parts" put4b.err || fail "no interruption message" put4b.err
+proxy_log smfw4b
+"$SMFW_PYTHON" - "$work/smfw4b.jsonl" <<'PY' || fail "no abort after the interruption" "$work/smfw4b.jsonl"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert not [r for r in recs if r["partNumber"] == "3"], "part 3 sent after the interruption"
+assert recs[-1]["method"] == "DELETE" and recs[-1]["query"] == ["uploadId"], recs[-1]
+PY
+boto '
+assert not s3.list_multipart_uploads(Bucket=sys.argv[1]).get("Uploads"), "upload left behind"
+' "$BUCKET"
+
 # ---- 5. CompleteMultipartUpload: 200 with an <Error> ---------------------------------
 echo "complete200 1" >"$S3_PROXY_FAULTS"
 "$AWS_CALL" s3-put-file "$BUCKET" retried.bin big.bin $((5 * MIB)) >put5.out 2>put5.err ||
