@@ -14,6 +14,7 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include <smfw/crc32.h>
 #include <smfw/log.h>
 #include <smfw/untrusted.h>
 
@@ -69,20 +70,39 @@ smfw_status smfw_aws_client_sign(smfw_aws_client *c, const char *signing_name,
 
 /* ---- call pipeline ---- */
 
-static int sha256_file(FILE *f, char out[65]) {
+/* SHA-256 (hex) and CRC-32 of `len` bytes from the file's position, which is restored. */
+static int hash_file_range(FILE *f, int64_t len, char out[65], uint32_t *crc) {
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     unsigned char buf[65536], md[EVP_MAX_MD_SIZE];
     unsigned int mdlen = 0;
-    size_t r;
-    int rc = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1 ? 0 : -1;
-    while (rc == 0 && (r = fread(buf, 1, sizeof(buf), f)) > 0)
+    off_t start = ftello(f);
+    int64_t left = len;
+    *crc = 0;
+    int rc = ctx && start >= 0 && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1 ? 0 : -1;
+    while (rc == 0 && left > 0) {
+        size_t want = left < (int64_t)sizeof(buf) ? (size_t)left : sizeof(buf);
+        size_t r = fread(buf, 1, want, f);
+        if (r == 0) {
+            rc = -1; /* shorter than its size: changed under us */
+            break;
+        }
         if (EVP_DigestUpdate(ctx, buf, r) != 1) rc = -1;
-    if (rc == 0 && (ferror(f) || EVP_DigestFinal_ex(ctx, md, &mdlen) != 1)) rc = -1;
+        *crc = smfw_crc32(*crc, buf, r);
+        left -= (int64_t)r;
+    }
+    if (rc == 0 && EVP_DigestFinal_ex(ctx, md, &mdlen) != 1) rc = -1;
     EVP_MD_CTX_free(ctx);
-    rewind(f);
+    if (start < 0 || fseeko(f, start, SEEK_SET) != 0) rc = -1;
     if (rc == 0)
         for (unsigned int i = 0; i < 32; i++) snprintf(out + 2 * i, 3, "%02x", md[i]);
     return rc;
+}
+
+/* S3's checksum header form: the big-endian CRC in base64. */
+static void crc32_base64(uint32_t crc, char out[16]) {
+    unsigned char be[4] = {(unsigned char)(crc >> 24), (unsigned char)(crc >> 16),
+                           (unsigned char)(crc >> 8), (unsigned char)crc};
+    EVP_EncodeBlock((unsigned char *)out, be, 4);
 }
 
 void aws_result_init(aws_result *r) {
@@ -200,6 +220,7 @@ typedef struct call_attempt {
     size_t n;
     char sdk_request[64];
     char content_length[32];
+    char crc32[16]; /* x-amz-checksum-crc32 */
     FILE *upload, *download;
     int64_t upload_size;
     char *tmp_download; /* unpublished download, removed unless published */
@@ -306,8 +327,16 @@ static smfw_status attempt_open(const aws_call *call, const call_target *t, int 
             return smfw_error_set(err, SMFW_ERR_IO, "cannot open %s: %s", call->upload_path,
                                   strerror(errno));
         fseeko(a->upload, 0, SEEK_END);
-        a->upload_size = (int64_t)ftello(a->upload);
-        rewind(a->upload);
+        int64_t file_size = (int64_t)ftello(a->upload);
+        int64_t off = call->upload_offset;
+        a->upload_size = call->upload_length > 0 ? call->upload_length : file_size - off;
+        if (off < 0 || a->upload_size < 0 || off + a->upload_size > file_size ||
+            fseeko(a->upload, (off_t)off, SEEK_SET) != 0) {
+            smfw_status st = smfw_error_set(
+                err, SMFW_ERR_IO, "%s is %lld bytes, shorter than the %lld bytes at %lld to send",
+                call->upload_path, (long long)file_size, (long long)a->upload_size, (long long)off);
+            return st; /* the caller closes the attempt */
+        }
     }
     if (call->download_path) {
         /* An unpredictable O_EXCL name: a planted "<file>.part" link is never followed. */
@@ -336,11 +365,19 @@ static smfw_status attempt_sign(smfw_aws_client *c, const aws_call *call, const 
         smfw_status st = smfw_aws_client_credentials(c, &creds, err);
         if (st != SMFW_OK) return st;
     }
-    /* A streamed body is hashed in one pass first (S3 checks the hash). */
+    /* A streamed body is hashed in one pass first (S3 checks the hash), its CRC-32 with it. */
     char payload_hash[65] = "";
-    if (a->upload && sha256_file(a->upload, payload_hash) != 0) {
+    uint32_t crc = 0;
+    if (a->upload && hash_file_range(a->upload, a->upload_size, payload_hash, &crc) != 0) {
         if (!call->creds) smfw_aws_credentials_release(creds);
         return smfw_error_set(err, SMFW_ERR_IO, "cannot read %s", call->upload_path);
+    }
+    if (call->checksum_crc32 && a->n < 38) {
+        /* Signed with the rest, as botocore sends it over plain HTTP (no trailer). */
+        if (!a->upload && call->body_len) crc = smfw_crc32(0, call->body, call->body_len);
+        crc32_base64(crc, a->crc32);
+        a->hs[a->n++] = (smfw_sigv4_header){"x-amz-checksum-crc32", a->crc32};
+        a->hs[a->n++] = (smfw_sigv4_header){"x-amz-sdk-checksum-algorithm", "CRC32"};
     }
     smfw_sigv4_request sreq = {
         call->method, t->path.data, call->query,    a->hs,
@@ -450,6 +487,7 @@ smfw_status aws_client_call(smfw_aws_client *c, const aws_call *call, aws_result
         call_attempt a;
         st = attempt_open(call, &t, attempt, &a, err);
         if (st == SMFW_OK) st = attempt_sign(c, call, &t, &a, err);
+        aws_strlcpy(res->checksum_crc32, a.crc32, sizeof(res->checksum_crc32));
         if (st != SMFW_OK) {
             attempt_close(&a);
             break;
@@ -466,6 +504,11 @@ smfw_status aws_client_call(smfw_aws_client *c, const aws_call *call, aws_result
         }
         int clock_changed = hst == SMFW_OK ? update_clock(c, &res->http) : 0;
         int ok2xx = hst == SMFW_OK && res->http.status >= 200 && res->http.status < 300;
+        if (ok2xx && call->error_in_200 && res->http.status == 200 &&
+            aws_s3_is_200_error(res->http.body.data, res->http.body.len)) {
+            res->http.status = 500; /* as botocore: retried and reported as the server error */
+            ok2xx = 0;
+        }
         if (hst == SMFW_OK && !ok2xx) fill_error(res, call);
         rate_feedback(c, hst, res);
         if (ok2xx) {

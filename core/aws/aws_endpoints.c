@@ -195,6 +195,12 @@ static json_t *rule_inputs(smfw_aws_client *c, const char *region, const char *o
 
 smfw_status aws_client_resolve_endpoint(smfw_aws_client *c, const char *service, aws_endpoint *out,
                                         smfw_error *err) {
+    return aws_client_resolve_endpoint_in(c, service, NULL, NULL, out, err);
+}
+
+smfw_status aws_client_resolve_endpoint_in(smfw_aws_client *c, const char *service,
+                                           const char *in_region, const char *bucket,
+                                           aws_endpoint *out, smfw_error *err) {
     size_t idx = 0;
     const service_info *si = NULL;
     for (size_t i = 0; i < sizeof(SERVICES) / sizeof(SERVICES[0]); i++)
@@ -205,9 +211,9 @@ smfw_status aws_client_resolve_endpoint(smfw_aws_client *c, const char *service,
     int overridden = 0;
     smfw_status st = endpoint_override(c, si, override, sizeof(override), &overridden, err);
     if (st != SMFW_OK) return st;
-    const char *region;
+    const char *region = in_region;
     smfw_error rerr;
-    st = smfw_aws_client_region(c, &region, overridden ? &rerr : err);
+    if (!region) st = smfw_aws_client_region(c, &region, overridden ? &rerr : err);
     if (st != SMFW_OK && overridden) {
         /* An override needs no region to be known until something is signed. */
         aws_strlcpy(out->url, override, sizeof(out->url));
@@ -220,6 +226,7 @@ smfw_status aws_client_resolve_endpoint(smfw_aws_client *c, const char *service,
     int fips = !overridden && setting_true(c, "AWS_USE_FIPS_ENDPOINT", "use_fips_endpoint");
     int ds = !overridden && setting_true(c, "AWS_USE_DUALSTACK_ENDPOINT", "use_dualstack_endpoint");
     json_t *in = rule_inputs(c, region, overridden ? override : NULL, fips, ds);
+    if (in && bucket) json_object_set_new(in, "Bucket", json_string(bucket));
     char *key = in ? json_dumps(in, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     if (!key) {
         json_decref(in);
@@ -245,8 +252,10 @@ smfw_status aws_client_resolve_endpoint(smfw_aws_client *c, const char *service,
     if (st == SMFW_OK) st = aws_rules_signing_of(&rep, &sig, err);
     if (st == SMFW_OK) {
         /* An override is used as given (trailing '/' dropped), as before the rules. */
-        st = put_url(out->url, sizeof(out->url), overridden ? override : rep.url,
-                     overridden ? "the configuration" : "the endpoint rules", err);
+        /* With a bucket the rules' URL addresses it, an override's included. */
+        int as_given = overridden && !bucket;
+        st = put_url(out->url, sizeof(out->url), as_given ? override : rep.url,
+                     as_given ? "the configuration" : "the endpoint rules", err);
         aws_strlcpy(out->signing_region, sig.region[0] ? sig.region : region,
                     sizeof(out->signing_region));
         aws_strlcpy(out->signing_name, sig.name[0] ? sig.name : si->signing_name,

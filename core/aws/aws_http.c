@@ -100,6 +100,7 @@ typedef struct xfer {
     aws_http_response *resp;
     int write_failed;
     int64_t downloaded, max_download; /* bytes; 0 = no cap */
+    int64_t uploaded;                 /* bytes of upload_size read so far */
     int over_cap;
 } xfer;
 
@@ -136,8 +137,14 @@ static size_t on_body(char *data, size_t size, size_t n, void *user) {
 
 static size_t on_read(char *buf, size_t size, size_t n, void *user) {
     xfer *x = user;
-    size_t r = fread(buf, 1, size * n, x->req->upload);
+    /* Never past upload_size: a body may be one range of a larger file (an S3 part). */
+    size_t want = size * n;
+    int64_t left = x->req->upload_size - x->uploaded;
+    if (left <= 0) return 0;
+    if ((int64_t)want > left) want = (size_t)left;
+    size_t r = fread(buf, 1, want, x->req->upload);
     if (r == 0 && ferror(x->req->upload)) return CURL_READFUNC_ABORT;
+    x->uploaded += (int64_t)r;
     return r;
 }
 
@@ -291,7 +298,7 @@ smfw_status aws_http_perform(aws_http *http, const aws_http_request *req, aws_ht
     if (!has_expect) hl = curl_slist_append(hl, "Expect:"); /* no 100-continue round trip */
     if (!has_ua) hl = curl_slist_append(hl, "User-Agent: smfw/" SMFW_VERSION_STRING);
 
-    xfer x = {c, req, resp, 0, 0, 0, 0};
+    xfer x = {c, req, resp, 0, 0, 0, 0, 0};
     char errbuf[CURL_ERROR_SIZE] = "";
     curl_easy_setopt(c, CURLOPT_URL, req->url);
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);

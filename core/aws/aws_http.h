@@ -29,7 +29,7 @@ typedef struct aws_http_request {
     size_t header_count;
     const void *body; /* in-memory body, or NULL */
     size_t body_len;
-    FILE *upload; /* streamed body (rewound by the caller), with upload_size */
+    FILE *upload; /* streamed body: upload_size bytes from the FILE's position */
     int64_t upload_size;
     FILE *download;          /* 2xx response bodies go here instead of resp->body */
     long timeout_ms;         /* 0 = the aws_http default */

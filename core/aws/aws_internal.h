@@ -40,7 +40,8 @@ typedef struct aws_endpoint_cached {
     aws_endpoint ep;
 } aws_endpoint_cached;
 
-#define AWS_MAX_ENDPOINTS 12
+#define AWS_MAX_ENDPOINTS   12
+#define AWS_S3_REGION_CACHE 8
 
 struct smfw_aws_client {
     /* options, copied */
@@ -77,6 +78,13 @@ struct smfw_aws_client {
     int nsigners;
 
     aws_endpoint_cached endpoints[AWS_MAX_ENDPOINTS]; /* by service, under `lock` */
+
+    /* S3 buckets found in another region than the client's (redirects), under `lock`. */
+    struct {
+        char bucket[256];
+        char region[64];
+    } s3_regions[AWS_S3_REGION_CACHE];
+    int s3_regions_next;
 };
 
 /* ---- config/profile ---- */
@@ -98,6 +106,14 @@ const char *aws_credfile_get(smfw_aws_client *c, const char *profile, const char
  */
 smfw_status aws_client_resolve_endpoint(smfw_aws_client *c, const char *service, aws_endpoint *out,
                                         smfw_error *err);
+/*
+ * The same for another region than the client's (region non-NULL: S3's wrong-region
+ * redirect) and, for S3, a bucket (the rules' Bucket parameter: the URL then addresses
+ * the bucket, virtual-hosted or path style, an override's included).
+ */
+smfw_status aws_client_resolve_endpoint_in(smfw_aws_client *c, const char *service,
+                                           const char *region, const char *bucket,
+                                           aws_endpoint *out, smfw_error *err);
 
 /* ---- retries (aws_retry.c) and User-Agent (aws_user_agent.c) ---- */
 /* retry_mode and max_attempts (opt_max_attempts > 0 wins): the environment, then the profile. */
@@ -131,6 +147,10 @@ typedef struct aws_call {
     const void *body;
     size_t body_len;
     const char *upload_path;   /* stream this file as the body */
+    int64_t upload_offset;     /* from this byte of upload_path */
+    int64_t upload_length;     /* this many bytes (0 = to the end of the file) */
+    int checksum_crc32;        /* send x-amz-checksum-crc32 of the body (S3 flexible checksums) */
+    int error_in_200;          /* a 200 whose body is an <Error> is a 500 (S3 CompleteMultipart) */
     const char *download_path; /* write a 2xx body to this file */
     unsigned sign_flags;
     int unsigned_request;              /* AssumeRoleWithWebIdentity */
@@ -143,6 +163,7 @@ typedef struct aws_result {
     aws_http_response http;
     aws_error_info error;
     int attempts; /* requests sent, immediate re-signs (clock skew, new token) included */
+    char checksum_crc32[16]; /* base64 CRC-32 sent with the body (checksum_crc32 calls) */
 } aws_result;
 
 void aws_result_init(aws_result *r);
@@ -172,6 +193,52 @@ smfw_status aws_sts_assume_role(smfw_aws_client *c, const smfw_aws_credentials *
 smfw_status aws_sts_assume_role_with_web_identity(smfw_aws_client *c, const char *role_arn,
                                                   const char *session_name, const char *token,
                                                   aws_creds **out, smfw_error *err);
+
+/* ---- S3 (aws_s3.c, aws_s3_multipart.c) ---- */
+/* Base URL (virtual-hosted or path style) and wire path of bucket/key (key NULL: the bucket). */
+smfw_status aws_s3_address(smfw_aws_client *c, const char *bucket, const char *key, char *base,
+                           size_t base_size, aws_buf *path, smfw_error *err);
+/* The same with the endpoint of `region` (NULL: the client's). */
+smfw_status aws_s3_address_in(smfw_aws_client *c, const char *bucket, const char *key,
+                              const char *region, char *base, size_t base_size, aws_buf *path,
+                              smfw_error *err);
+/*
+ * aws_client_call for an S3 call on bucket/key (aws_s3_redirect.c): sent to the
+ * bucket's region once one is known; an answer naming another region (301/307,
+ * PermanentRedirect, AuthorizationHeaderMalformed, HEAD 301/400 with
+ * x-amz-bucket-region) is retried once there and remembered, as botocore's
+ * S3RegionRedirector does.
+ */
+smfw_status aws_s3_call(smfw_aws_client *c, const char *bucket, const char *key,
+                        const aws_call *call, aws_result *res, smfw_error *err);
+/* One PutObject streaming the file (with its CRC-32), whatever its size; the ETag if asked. */
+smfw_status aws_s3_put_file(smfw_aws_client *c, const char *bucket, const char *key,
+                            const char *file, const char *content_type, char *etag,
+                            size_t etag_size, smfw_error *err);
+/* A restXml S3 call, SigV4 with S3's rules. */
+void aws_s3_call_init(aws_call *call, const char *op, const char *method, const char *base,
+                      const char *path);
+
+/* One uploaded part, for CompleteMultipartUpload. */
+typedef struct aws_s3_part {
+    int number;
+    char etag[130];
+    char crc32[16]; /* base64, "" when none was sent */
+} aws_s3_part;
+/* The CompleteMultipartUpload body: every part, in order, with its ETag and checksum. */
+void aws_s3_complete_body(aws_buf *out, const aws_s3_part *parts, size_t n);
+/* UploadId of an InitiateMultipartUploadResult; 0, or -1 when the body has none. */
+int aws_s3_parse_upload_id(const char *body, size_t len, char *out, size_t size);
+/*
+ * A CompleteMultipartUploadResult: 0 with its ETag; 1 when the 200 answer is an <Error>
+ * (or not XML), with the error in *e; -1 when it is XML without an ETag.
+ */
+int aws_s3_parse_complete(const char *body, size_t len, char *etag, size_t etag_size,
+                          aws_error_info *e);
+/* A non-empty 200 body that is an <Error> or not XML at all (botocore's special case). */
+int aws_s3_is_200_error(const char *body, size_t len);
+/* Part size for a file: at least the wanted size and 5 MiB, at most 10,000 parts; -1 if too big. */
+int64_t aws_s3_part_size(int64_t file_size, int64_t wanted);
 
 /* Form-encode "k=v" pairs for awsQuery: appends "&k=v" (or "k=v" when empty). */
 void aws_form_add(aws_buf *b, const char *key, const char *value);

@@ -14,6 +14,8 @@
 #ifndef SMFW_AWS_H
 #define SMFW_AWS_H
 
+#include <signal.h>
+
 #include <smfw/sigv4.h>
 #include <smfw/smfw.h>
 
@@ -143,10 +145,36 @@ typedef struct smfw_aws_s3_object {
     char content_type[256]; /**< HeadObject only */
 } smfw_aws_s3_object;
 
-/** PutObject, streaming the file at `path` (its size is sent as Content-Length). */
+/**
+ * Upload the file at `path`: PutObject, or from smfw_aws_s3_upload_file's
+ * default threshold (8 MiB) a multipart upload.
+ */
 SMFW_API smfw_status smfw_aws_s3_put_object_file(smfw_aws_client *client, const char *bucket,
                                                  const char *key, const char *path,
                                                  const char *content_type, smfw_error *err);
+/** Settings of smfw_aws_s3_upload_file; zero fields take the AWS CLI's defaults. */
+typedef struct smfw_aws_s3_upload_options {
+    int64_t multipart_threshold; /**< files this size or larger go multipart (8 MiB) */
+    int64_t part_size; /**< bytes per part (8 MiB; at least 5 MiB, grown to fit 10,000 parts) */
+    const char *content_type;            /**< application/octet-stream */
+    const volatile sig_atomic_t *cancel; /**< non-zero between parts: abort the upload */
+} smfw_aws_s3_upload_options;
+
+/**
+ * Upload a file to s3://bucket/key: below the threshold one PutObject, else
+ * CreateMultipartUpload, UploadPart for each part (each streamed from its
+ * range of the file with its x-amz-checksum-crc32, checked against the one S3
+ * computes) and CompleteMultipartUpload (a 200 answer carrying an <Error> is
+ * retried as a server error, as botocore does). After a failure or a cancel
+ * once the upload exists, AbortMultipartUpload is sent so no parts stay
+ * stored; if that fails too the message says how to remove them. `out` (may
+ * be NULL) gets key, size and ETag ("...-N" for N parts). SMFW_ERR_CANCELLED
+ * when `cancel` was set.
+ */
+SMFW_API smfw_status smfw_aws_s3_upload_file(smfw_aws_client *client, const char *bucket,
+                                             const char *key, const char *path,
+                                             const smfw_aws_s3_upload_options *opts,
+                                             smfw_aws_s3_object *out, smfw_error *err);
 /** PutObject from memory. */
 SMFW_API smfw_status smfw_aws_s3_put_object(smfw_aws_client *client, const char *bucket,
                                             const char *key, const void *data, size_t len,

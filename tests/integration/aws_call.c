@@ -7,7 +7,10 @@
  *   aws_call whoami                        provider, account, ARN (never a secret)
  *   aws_call creds                         the chain's credentials: provider, key id,
  *                                          SHA-256 of the secret and token, expiry, account
- *   aws_call put BUCKET KEY FILE           PutObject from a file
+ *   aws_call put BUCKET KEY FILE           PutObject from a file (multipart from 8 MiB)
+ *   aws_call s3-put-file BUCKET KEY FILE [PART_SIZE [THRESHOLD]]
+ *                                          smfw_aws_s3_upload_file: size and ETag;
+ *                                          SIGINT/SIGTERM set its cancel flag
  *   aws_call get BUCKET KEY FILE           GetObject into a file
  *   aws_call head BUCKET KEY               size and ETag
  *   aws_call list BUCKET [PREFIX]          ListObjectsV2, all pages: KEY<TAB>SIZE per line
@@ -16,12 +19,21 @@
  *
  * Exit status: 0 on success, 1 with the error sentence on stderr otherwise.
  */
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include <smfw/aws.h>
 #include <smfw/sigv4.h>
+
+static volatile sig_atomic_t g_cancel;
+
+static void on_signal(int sig) {
+    (void)sig;
+    g_cancel = 1;
+}
 
 static int print_object(const smfw_aws_s3_object *o, void *user) {
     (void)user;
@@ -76,6 +88,22 @@ static smfw_status dispatch(smfw_aws_client *c, int argc, char **argv, smfw_erro
     if (strcmp(op, "creds") == 0 && argc == 2) return creds(c, err);
     if (strcmp(op, "put") == 0 && argc == 5)
         return smfw_aws_s3_put_object_file(c, argv[2], argv[3], argv[4], NULL, err);
+    if (strcmp(op, "s3-put-file") == 0 && argc >= 5 && argc <= 7) {
+        smfw_aws_s3_upload_options o;
+        memset(&o, 0, sizeof o);
+        if (argc >= 6) o.part_size = strtoll(argv[5], NULL, 10);
+        if (argc >= 7) o.multipart_threshold = strtoll(argv[6], NULL, 10);
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        o.cancel = &g_cancel;
+        smfw_aws_s3_object obj;
+        smfw_status st = smfw_aws_s3_upload_file(c, argv[2], argv[3], argv[4], &o, &obj, err);
+        if (st == SMFW_OK) printf("size %lld\netag %s\n", (long long)obj.size, obj.etag);
+        return st;
+    }
     if (strcmp(op, "get") == 0 && argc == 5)
         return smfw_aws_s3_get_object_file(c, argv[2], argv[3], argv[4], err);
     if (strcmp(op, "head") == 0 && argc == 4) {
@@ -100,7 +128,8 @@ static smfw_status dispatch(smfw_aws_client *c, int argc, char **argv, smfw_erro
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s whoami|creds|put|get|head|list|role|roles ARGS...\n", argv[0]);
+        fprintf(stderr, "usage: %s whoami|creds|put|s3-put-file|get|head|list|role|roles ARGS...\n",
+                argv[0]);
         return 2;
     }
     smfw_error err;

@@ -248,7 +248,7 @@ PY
 pagination_check "$MOTO_URL" testing testing
 pages=$(moto_requests GET '/smfw-many\?list-type=2[^ ]*')
 [ "$pages" -eq 2 ] || fail "ListObjectsV2 of $N keys took $pages pages at moto, want 2" "$work/moto.log"
-grep -qE '"GET /smfw-many\?list-type=2&continuation-token=[^ &]+&prefix=p(%2F|/) HTTP' "$work/moto.log" ||
+grep -qE '"GET /smfw-many\?list-type=2&encoding-type=url&continuation-token=[^ &]+&prefix=p(%2F|/) HTTP' "$work/moto.log" ||
     fail "second page not asked with the continuation token" "$work/moto.log"
 pagination_check "$MOCK_URL" "$MOCK_KEY" "$MOCK_SECRET"
 lap section
