@@ -99,7 +99,8 @@ stop_mock
 
 # 4. The DataCaptureConfig flags: half the traffic sampled, no CaptureContentTypeHeader (so
 # BASE64), streamed answers without output, Input only.
-start_mock --data-capture s3://sampled --capture-sampling-percentage 50 --capture-flush-ms 200
+start_mock --data-capture s3://sampled --capture-sampling-percentage 50 --capture-flush-ms 200 \
+    --output-tokens 8 --itl-ms 1 # the answers' length does not matter here
 rc=$(run_direct "$work/sampled" --concurrency 4 --request-count 60)
 [ "$rc" = 0 ] || { echo "sampled run: smfw exited $rc"; cat "$work/sampled.log"; exit 1; }
 sleep 0.8
@@ -116,7 +117,8 @@ for _, body, _, o in entries:
     assert body.startswith("{")
 PY
 stop_mock
-start_mock --data-capture s3://inputless/p --capture-mode Output --capture-flush-ms 200
+start_mock --data-capture s3://inputless/p --capture-mode Output --capture-flush-ms 200 \
+    --output-tokens 8 --itl-ms 1
 rc=$(run_direct "$work/inputless" --concurrency 2 --request-count 6 --no-streaming)
 [ "$rc" = 0 ] || { echo "output-only run: smfw exited $rc"; cat "$work/inputless.log"; exit 1; }
 sleep 0.8
