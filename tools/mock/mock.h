@@ -297,6 +297,30 @@ int mock_s3_put(mock_s3 *s3, const char *bucket, const char *key, const void *da
                 const char *content_type);
 /* Keys under a prefix, sorted; returns a malloc'd array of malloc'd strings. */
 size_t mock_s3_list(mock_s3 *s3, const char *bucket, const char *prefix, char ***keys);
+/* An S3 restXml error (a bodiless one for HEAD); finishes the request. tag/value: one more
+   <Error> element, or NULL. */
+void mock_s3_error(mock_request *req, int status, const char *code, const char *message,
+                   const char *tag, const char *value);
+/* The x-amz-meta-* headers as {lower-case name: value} (a new reference). */
+json_t *mock_s3_meta_headers(const mock_request *req);
+/* Store the object a CompleteMultipartUpload assembled, with its multipart ETag ("<hex>-N",
+   unquoted) and checksum (crc: base64, or NULL); the bucket must exist. 0 or -1. */
+int mock_s3_store_completed(mock_s3 *s3, const char *bucket, const char *key, const void *data,
+                            size_t len, const char *content_type, json_t *meta, const char *crc,
+                            const char *etag);
+
+/* Multipart uploads (s3_multipart.c): parts on disk under <state-dir>/s3/.uploads/, bounded
+   by MOCK_S3_MAX_UPLOADS open uploads and MOCK_S3_MAX_UPLOAD_BYTES of parts in all. */
+#define MOCK_S3_MAX_UPLOADS      64
+#define MOCK_S3_MAX_UPLOAD_BYTES ((size_t)2 * 1024 * 1024 * 1024)
+typedef struct mock_s3_uploads mock_s3_uploads;
+/* Loads the uploads left open by an earlier run from s3_root/.uploads; NULL with err. */
+mock_s3_uploads *mock_s3_uploads_new(const char *s3_root, char *err, size_t err_size);
+void mock_s3_uploads_free(mock_s3_uploads *u);
+/* Serve the request if it is a multipart operation (?uploads, ?uploadId=; key NULL for the
+   bucket itself) and return 1; 0 leaves it to the object/bucket handlers. */
+int mock_s3_multipart_handle(mock_s3_uploads *u, mock_s3 *s3, mock_request *req, const char *bucket,
+                             const char *key);
 
 void mock_gen_slots_free(mock_gen_slots *slots); /* generate.c */
 

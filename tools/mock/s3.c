@@ -5,7 +5,8 @@
  * Objects live on disk under <state-dir>/s3/<bucket>/, one data file and one
  * JSON metadata file per object, named by the SHA-256 of the key (keys may
  * hold any byte and be 1024 long). An in-memory sorted index, rebuilt from
- * the metadata files at start, serves listings.
+ * the metadata files at start, serves listings. Multipart uploads are
+ * s3_multipart.c's; a completed one is stored here like any object.
  */
 #include "mock.h"
 
@@ -45,6 +46,7 @@ struct mock_s3 {
     char region[64];
     s3_bucket *buckets;
     size_t count, cap;
+    mock_s3_uploads *uploads; /* open multipart uploads (s3_multipart.c) */
 };
 
 /* ---- store -------------------------------------------------------------------------------- */
@@ -166,15 +168,19 @@ static void crc32_b64(const void *data, size_t len, char out[16]) {
     EVP_EncodeBlock((unsigned char *)out, be, 4);
 }
 
+/* etag: the multipart form ("<hex>-N") for a completed upload, NULL for the MD5 of data. */
 static int s3_store(mock_s3 *s3, s3_bucket *b, const char *key, const void *data, size_t len,
-                    const char *content_type, json_t *meta, const char *crc) {
+                    const char *content_type, json_t *meta, const char *crc, const char *etag) {
     char dpath[4300], mpath[4300];
     s3_paths(s3, b->name, key, dpath, mpath, sizeof dpath);
     s3_object o;
     memset(&o, 0, sizeof o);
     o.key = strdup(key);
     o.size = len;
-    md5_hex(data, len, o.etag);
+    if (etag)
+        snprintf(o.etag, sizeof o.etag, "%s", etag);
+    else
+        md5_hex(data, len, o.etag);
     /* S3's type for an object stored without one (moto agrees). */
     o.content_type = strdup(content_type ? content_type : "binary/octet-stream");
     o.last_modified = floor(mock_now_unix());
@@ -245,6 +251,11 @@ mock_s3 *mock_s3_new(const char *state_dir, const char *region, char *err, size_
         free(s3);
         return NULL;
     }
+    s3->uploads = mock_s3_uploads_new(s3->root, err, err_size);
+    if (!s3->uploads) {
+        free(s3);
+        return NULL;
+    }
     DIR *d = opendir(s3->root);
     struct dirent *e;
     while (d && (e = readdir(d)) != NULL)
@@ -255,6 +266,7 @@ mock_s3 *mock_s3_new(const char *state_dir, const char *region, char *err, size_
 
 void mock_s3_free(mock_s3 *s3) {
     if (!s3) return;
+    mock_s3_uploads_free(s3->uploads);
     for (size_t i = 0; i < s3->count; i++) {
         for (size_t j = 0; j < s3->buckets[i].count; j++)
             s3_object_clear(&s3->buckets[i].objects[j]);
@@ -285,7 +297,31 @@ int mock_s3_put(mock_s3 *s3, const char *bucket, const char *key, const void *da
         if (s3_ensure_bucket_dir(s3, bucket) != 0) return -1;
         b = s3_add_bucket(s3, bucket, mock_now_unix());
     }
-    return s3_store(s3, b, key, data, len, content_type, NULL, NULL);
+    return s3_store(s3, b, key, data, len, content_type, NULL, NULL, NULL);
+}
+
+int mock_s3_store_completed(mock_s3 *s3, const char *bucket, const char *key, const void *data,
+                            size_t len, const char *content_type, json_t *meta, const char *crc,
+                            const char *etag) {
+    s3_bucket *b = s3_find_bucket(s3, bucket);
+    if (!b) return -1;
+    return s3_store(s3, b, key, data, len, content_type, meta, crc, etag);
+}
+
+json_t *mock_s3_meta_headers(const mock_request *req) {
+    json_t *meta = json_object();
+    for (size_t i = 0; i < req->header_count; i++)
+        if (!strncasecmp(req->headers[i].name, "x-amz-meta-", 11)) {
+            char lower[256];
+            size_t n = strlen(req->headers[i].name + 11);
+            if (n >= sizeof lower) continue;
+            for (size_t j = 0; j <= n; j++) {
+                char c = req->headers[i].name[11 + j];
+                lower[j] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+            }
+            json_object_set_new(meta, lower, json_string(req->headers[i].value));
+        }
+    return meta;
 }
 
 size_t mock_s3_list(mock_s3 *s3, const char *bucket, const char *prefix, char ***keys) {
@@ -302,8 +338,8 @@ size_t mock_s3_list(mock_s3 *s3, const char *bucket, const char *prefix, char **
 
 /* ---- HTTP --------------------------------------------------------------------------------- */
 
-static void s3_error(mock_request *req, int status, const char *code, const char *message,
-                     const char *tag, const char *value) {
+void mock_s3_error(mock_request *req, int status, const char *code, const char *message,
+                   const char *tag, const char *value) {
     if (req->head_only) {
         /* HEAD errors have no body; the SDK reports the status ("NotFound"). */
         const char *h[] = {NULL};
@@ -340,8 +376,8 @@ static int bucket_name_valid(const char *s) {
 
 static void s3_create_bucket(mock_s3 *s3, mock_request *req, const char *name) {
     if (!bucket_name_valid(name)) {
-        s3_error(req, 400, "InvalidBucketName", "The specified bucket is not valid.", "BucketName",
-                 name);
+        mock_s3_error(req, 400, "InvalidBucketName", "The specified bucket is not valid.",
+                      "BucketName", name);
         return;
     }
     const char *body = (const char *)req->body;
@@ -356,16 +392,16 @@ static void s3_create_bucket(mock_s3 *s3, mock_request *req, const char *name) {
     const char *region = s3->region; /* the endpoint's (a wrong scope is refused before) */
     int us_east_1 = !strcmp(region, "us-east-1");
     if (!constraint[0] && !us_east_1) {
-        s3_error(req, 400, "IllegalLocationConstraintException",
-                 "The unspecified location constraint is incompatible for the region specific "
-                 "endpoint this request was sent to.",
-                 NULL, NULL);
+        mock_s3_error(req, 400, "IllegalLocationConstraintException",
+                      "The unspecified location constraint is incompatible for the region specific "
+                      "endpoint this request was sent to.",
+                      NULL, NULL);
         return;
     }
     if (us_east_1 && !strcmp(constraint, "us-east-1")) {
-        s3_error(req, 400, "InvalidLocationConstraint",
-                 "The specified location-constraint is not valid", "LocationConstraint",
-                 constraint);
+        mock_s3_error(req, 400, "InvalidLocationConstraint",
+                      "The specified location-constraint is not valid", "LocationConstraint",
+                      constraint);
         return;
     }
     /* us-east-1 may create a bucket in another region; other endpoints only in their own. */
@@ -375,20 +411,22 @@ static void s3_create_bucket(mock_s3 *s3, mock_request *req, const char *name) {
                  "The %.64s location constraint is incompatible for the region specific endpoint "
                  "this request was sent to.",
                  constraint);
-        s3_error(req, 400, "IllegalLocationConstraintException", msg, NULL, NULL);
+        mock_s3_error(req, 400, "IllegalLocationConstraintException", msg, NULL, NULL);
         return;
     }
     if (s3_find_bucket(s3, name)) {
         if (!us_east_1) {
-            s3_error(req, 409, "BucketAlreadyOwnedByYou",
-                     "Your previous request to create the named bucket succeeded and you already "
-                     "own it.",
-                     "BucketName", name);
+            mock_s3_error(
+                req, 409, "BucketAlreadyOwnedByYou",
+                "Your previous request to create the named bucket succeeded and you already "
+                "own it.",
+                "BucketName", name);
             return;
         }
     } else {
         if (s3_ensure_bucket_dir(s3, name) != 0) {
-            s3_error(req, 500, "InternalError", "cannot create the bucket directory", NULL, NULL);
+            mock_s3_error(req, 500, "InternalError", "cannot create the bucket directory", NULL,
+                          NULL);
             return;
         }
         s3_add_bucket(s3, name, mock_now_unix());
@@ -430,10 +468,10 @@ static void s3_list_v2(mock_s3 *s3, mock_request *req, s3_bucket *b) {
         char *end;
         max_keys = strtol(max_keys_s, &end, 10);
         if (*end || max_keys < 0) {
-            s3_error(req, 400, "InvalidArgument",
-                     "Provided max-keys not an integer or within "
-                     "integer range",
-                     "ArgumentName", "max-keys");
+            mock_s3_error(req, 400, "InvalidArgument",
+                          "Provided max-keys not an integer or within "
+                          "integer range",
+                          "ArgumentName", "max-keys");
             return;
         }
         if (max_keys > 1000) max_keys = 1000;
@@ -443,16 +481,17 @@ static void s3_list_v2(mock_s3 *s3, mock_request *req, s3_bucket *b) {
     if (has_token) {
         size_t n = strlen(token);
         if (n % 2 || n / 2 >= sizeof after) {
-            s3_error(req, 400, "InvalidArgument", "The continuation token provided is incorrect",
-                     "ArgumentName", "continuation-token");
+            mock_s3_error(req, 400, "InvalidArgument",
+                          "The continuation token provided is incorrect", "ArgumentName",
+                          "continuation-token");
             return;
         }
         for (size_t i = 0; i < n / 2; i++) {
             unsigned v;
             if (sscanf(token + 2 * i, "%2x", &v) != 1) {
-                s3_error(req, 400, "InvalidArgument",
-                         "The continuation token provided is incorrect", "ArgumentName",
-                         "continuation-token");
+                mock_s3_error(req, 400, "InvalidArgument",
+                              "The continuation token provided is incorrect", "ArgumentName",
+                              "continuation-token");
                 return;
             }
             after[i] = (char)v;
@@ -549,15 +588,16 @@ static void s3_list_v2(mock_s3 *s3, mock_request *req, s3_bucket *b) {
 
 static void s3_put_object(mock_s3 *s3, mock_request *req, s3_bucket *b, const char *key) {
     if (mock_request_header(req, "x-amz-copy-source")) {
-        s3_error(req, 501, "NotImplemented", "CopyObject is not emulated by smfw-mock", NULL, NULL);
+        mock_s3_error(req, 501, "NotImplemented", "CopyObject is not emulated by smfw-mock", NULL,
+                      NULL);
         return;
     }
     long at = s3_bsearch(b, key);
     const char *inm = mock_request_header(req, "If-None-Match");
     if (inm && !strcmp(inm, "*") && at >= 0) {
-        s3_error(req, 412, "PreconditionFailed",
-                 "At least one of the pre-conditions you specified did not hold", "Condition",
-                 "If-None-Match");
+        mock_s3_error(req, 412, "PreconditionFailed",
+                      "At least one of the pre-conditions you specified did not hold", "Condition",
+                      "If-None-Match");
         return;
     }
     const char *md5 = mock_request_header(req, "Content-MD5");
@@ -568,8 +608,9 @@ static void s3_put_object(mock_s3 *s3, mock_request *req, s3_bucket *b, const ch
         EVP_Digest(req->body, req->body_len, md, &n, EVP_md5(), NULL);
         EVP_EncodeBlock((unsigned char *)b64, md, 16);
         if (strcmp(b64, md5) != 0) {
-            s3_error(req, 400, "BadDigest",
-                     "The Content-MD5 you specified did not match what we received.", NULL, NULL);
+            mock_s3_error(req, 400, "BadDigest",
+                          "The Content-MD5 you specified did not match what we received.", NULL,
+                          NULL);
             return;
         }
     }
@@ -577,27 +618,17 @@ static void s3_put_object(mock_s3 *s3, mock_request *req, s3_bucket *b, const ch
     crc32_b64(req->body, req->body_len, crc);
     const char *sent_crc = mock_request_header(req, "x-amz-checksum-crc32");
     if (sent_crc && strcmp(sent_crc, crc) != 0) {
-        s3_error(req, 400, "BadDigest",
-                 "The CRC32 you specified did not match the calculated checksum.", NULL, NULL);
+        mock_s3_error(req, 400, "BadDigest",
+                      "The CRC32 you specified did not match the calculated checksum.", NULL, NULL);
         return;
     }
-    json_t *meta = json_object();
-    for (size_t i = 0; i < req->header_count; i++)
-        if (!strncasecmp(req->headers[i].name, "x-amz-meta-", 11)) {
-            char lower[256];
-            size_t n = strlen(req->headers[i].name + 11);
-            if (n >= sizeof lower) continue;
-            for (size_t j = 0; j <= n; j++) {
-                char c = req->headers[i].name[11 + j];
-                lower[j] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-            }
-            json_object_set_new(meta, lower, json_string(req->headers[i].value));
-        }
+    json_t *meta = mock_s3_meta_headers(req);
     int rc = s3_store(s3, b, key, req->body, req->body_len,
-                      mock_request_header(req, "Content-Type"), meta, sent_crc ? crc : NULL);
+                      mock_request_header(req, "Content-Type"), meta, sent_crc ? crc : NULL, NULL);
     json_decref(meta);
     if (rc != 0) {
-        s3_error(req, 500, "InternalError", "smfw-mock could not write the object", NULL, NULL);
+        mock_s3_error(req, 500, "InternalError", "smfw-mock could not write the object", NULL,
+                      NULL);
         return;
     }
     long idx = s3_bsearch(b, key);
@@ -640,7 +671,7 @@ static int parse_range(const char *r, size_t size, size_t *first, size_t *last) 
 static void s3_get_object(mock_s3 *s3, mock_request *req, s3_bucket *b, const char *key) {
     long at = s3_bsearch(b, key);
     if (at < 0) {
-        s3_error(req, 404, "NoSuchKey", "The specified key does not exist.", "Key", key);
+        mock_s3_error(req, 404, "NoSuchKey", "The specified key does not exist.", "Key", key);
         return;
     }
     s3_object *o = &b->objects[at];
@@ -648,9 +679,9 @@ static void s3_get_object(mock_s3 *s3, mock_request *req, s3_bucket *b, const ch
     snprintf(etag_q, sizeof etag_q, "\"%s\"", o->etag);
     const char *im = mock_request_header(req, "If-Match");
     if (im && strcmp(im, etag_q) != 0 && strcmp(im, "*") != 0) {
-        s3_error(req, 412, "PreconditionFailed",
-                 "At least one of the pre-conditions you specified did not hold", "Condition",
-                 "If-Match");
+        mock_s3_error(req, 412, "PreconditionFailed",
+                      "At least one of the pre-conditions you specified did not hold", "Condition",
+                      "If-Match");
         return;
     }
     const char *inm = mock_request_header(req, "If-None-Match");
@@ -665,7 +696,7 @@ static void s3_get_object(mock_s3 *s3, mock_request *req, s3_bucket *b, const ch
     uint8_t *data = NULL;
     size_t len = 0;
     if (!req->head_only && mock_s3_get(s3, b->name, key, &data, &len) != 0) {
-        s3_error(req, 500, "InternalError", "smfw-mock could not read the object", NULL, NULL);
+        mock_s3_error(req, 500, "InternalError", "smfw-mock could not read the object", NULL, NULL);
         return;
     }
     if (req->head_only) len = o->size;
@@ -678,8 +709,8 @@ static void s3_get_object(mock_s3 *s3, mock_request *req, s3_bucket *b, const ch
             free(data);
             char sz[32];
             snprintf(sz, sizeof sz, "%zu", len);
-            s3_error(req, 416, "InvalidRange", "The requested range is not satisfiable",
-                     "ActualObjectSize", sz);
+            mock_s3_error(req, 416, "InvalidRange", "The requested range is not satisfiable",
+                          "ActualObjectSize", sz);
             return;
         }
         partial = rc == 0;
@@ -739,26 +770,27 @@ void mock_s3_handle(mock_server *srv, mock_request *req) {
        as S3 does (the managed backend sends this header for the default bucket). */
     const char *owner = mock_request_header(req, "x-amz-expected-bucket-owner");
     if (owner && strcmp(owner, srv->opt.account_id) != 0) {
-        s3_error(req, 403, "AccessDenied", "Access Denied", NULL, NULL);
+        mock_s3_error(req, 403, "AccessDenied", "Access Denied", NULL, NULL);
         return;
     }
     mock_s3 *s3 = srv->s3;
     const char *p = req->path;
     if (p[0] != '/' || p[1] == '\0') {
-        s3_error(req, 501, "NotImplemented", "smfw-mock does not emulate ListBuckets", NULL, NULL);
+        mock_s3_error(req, 501, "NotImplemented", "smfw-mock does not emulate ListBuckets", NULL,
+                      NULL);
         return;
     }
     const char *slash = strchr(p + 1, '/');
     char bucket[256], key[2048];
     size_t blen = slash ? (size_t)(slash - p - 1) : strlen(p + 1);
     if (mock_uri_decode(p + 1, blen, bucket, sizeof bucket, 0) < 0) {
-        s3_error(req, 400, "InvalidURI", "Couldn't parse the specified URI.", NULL, NULL);
+        mock_s3_error(req, 400, "InvalidURI", "Couldn't parse the specified URI.", NULL, NULL);
         return;
     }
     key[0] = '\0';
     if (slash && slash[1] &&
         mock_uri_decode(slash + 1, strlen(slash + 1), key, sizeof key, 0) < 0) {
-        s3_error(req, 400, "InvalidURI", "Couldn't parse the specified URI.", NULL, NULL);
+        mock_s3_error(req, 400, "InvalidURI", "Couldn't parse the specified URI.", NULL, NULL);
         return;
     }
     const char *m = req->method;
@@ -769,8 +801,8 @@ void mock_s3_handle(mock_server *srv, mock_request *req) {
         }
         s3_bucket *b = s3_find_bucket(s3, bucket);
         if (!b) {
-            s3_error(req, 404, "NoSuchBucket", "The specified bucket does not exist", "BucketName",
-                     bucket);
+            mock_s3_error(req, 404, "NoSuchBucket", "The specified bucket does not exist",
+                          "BucketName", bucket);
             return;
         }
         if (!strcmp(m, "HEAD")) {
@@ -781,24 +813,26 @@ void mock_s3_handle(mock_server *srv, mock_request *req) {
             mock_request_finish(req);
             return;
         }
+        if (mock_s3_multipart_handle(s3->uploads, s3, req, b->name, NULL)) return;
         char lt[8];
         if (!strcmp(m, "GET") && mock_form_get(req->query, "list-type", lt, sizeof lt) &&
             !strcmp(lt, "2")) {
             s3_list_v2(s3, req, b);
             return;
         }
-        s3_error(req, 501, "NotImplemented",
-                 "smfw-mock emulates ListObjectsV2 (list-type=2), HeadBucket and CreateBucket on "
-                 "a bucket",
-                 NULL, NULL);
+        mock_s3_error(req, 501, "NotImplemented",
+                      "smfw-mock emulates ListObjectsV2 (list-type=2), ListMultipartUploads, "
+                      "HeadBucket and CreateBucket on a bucket",
+                      NULL, NULL);
         return;
     }
     s3_bucket *b = s3_find_bucket(s3, bucket);
     if (!b) {
-        s3_error(req, 404, "NoSuchBucket", "The specified bucket does not exist", "BucketName",
-                 bucket);
+        mock_s3_error(req, 404, "NoSuchBucket", "The specified bucket does not exist", "BucketName",
+                      bucket);
         return;
     }
+    if (mock_s3_multipart_handle(s3->uploads, s3, req, b->name, key)) return;
     if (!strcmp(m, "PUT"))
         s3_put_object(s3, req, b, key);
     else if (!strcmp(m, "GET") || !strcmp(m, "HEAD"))
@@ -806,6 +840,6 @@ void mock_s3_handle(mock_server *srv, mock_request *req) {
     else if (!strcmp(m, "DELETE"))
         s3_delete_object(s3, req, b, key);
     else
-        s3_error(req, 405, "MethodNotAllowed",
-                 "The specified method is not allowed against this resource.", NULL, NULL);
+        mock_s3_error(req, 405, "MethodNotAllowed",
+                      "The specified method is not allowed against this resource.", NULL, NULL);
 }
