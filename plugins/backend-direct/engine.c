@@ -576,6 +576,17 @@ static int start_request(direct_worker *w, direct_slot *s, int64_t index, int64_
     return send_slot(w, s, index, intended);
 }
 
+/* Hand the slot's request to curl; its start is stamped right before (url NULL: keep it). */
+static void slot_launch(direct_worker *w, direct_slot *s, const char *url) {
+    if (url) curl_easy_setopt(s->easy, CURLOPT_URL, url);
+    curl_easy_setopt(s->easy, CURLOPT_POSTFIELDS, s->payload->body);
+    curl_easy_setopt(s->easy, CURLOPT_POSTFIELDSIZE, (long)s->payload->len);
+    curl_easy_setopt(s->easy, CURLOPT_HTTPHEADER, s->headers);
+    s->start_ns = smfw_now_mono_ns();
+    s->start_wall_ns = s->start_ns + w->eng->wall_offset_ns;
+    curl_multi_add_handle(w->multi, s->easy);
+}
+
 /* Send the slot's payload (set by the caller), intended for `intended`. */
 static int send_slot(direct_worker *w, direct_slot *s, int64_t index, int64_t intended) {
     direct_engine *eng = w->eng;
@@ -598,13 +609,7 @@ static int send_slot(direct_worker *w, direct_slot *s, int64_t index, int64_t in
             session_closed(w, s);
             return -1;
         }
-        curl_easy_setopt(s->easy, CURLOPT_URL, eng->tr.invoke_url);
-        curl_easy_setopt(s->easy, CURLOPT_POSTFIELDS, s->payload->body);
-        curl_easy_setopt(s->easy, CURLOPT_POSTFIELDSIZE, (long)s->payload->len);
-        curl_easy_setopt(s->easy, CURLOPT_HTTPHEADER, s->headers);
-        s->start_ns = smfw_now_mono_ns();
-        s->start_wall_ns = s->start_ns + eng->wall_offset_ns;
-        curl_multi_add_handle(w->multi, s->easy);
+        slot_launch(w, s, eng->tr.invoke_url);
         return 0;
     }
     smfw_error err;
@@ -635,14 +640,7 @@ static int send_slot(direct_worker *w, direct_slot *s, int64_t index, int64_t in
         atomic_fetch_add(&eng->done, 1);
         return -1;
     }
-    if (eng->sessions)
-        curl_easy_setopt(s->easy, CURLOPT_URL, s->buffered ? eng->tr.invoke_url : eng->tr.url);
-    curl_easy_setopt(s->easy, CURLOPT_POSTFIELDS, s->payload->body);
-    curl_easy_setopt(s->easy, CURLOPT_POSTFIELDSIZE, (long)s->payload->len);
-    curl_easy_setopt(s->easy, CURLOPT_HTTPHEADER, s->headers);
-    s->start_ns = smfw_now_mono_ns();
-    s->start_wall_ns = s->start_ns + eng->wall_offset_ns;
-    curl_multi_add_handle(w->multi, s->easy);
+    slot_launch(w, s, !eng->sessions ? NULL : s->buffered ? eng->tr.invoke_url : eng->tr.url);
     int64_t lag = s->start_ns - intended;
     direct_lag_add(&w->send_lag, lag);
     w->sends++;
