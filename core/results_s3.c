@@ -53,8 +53,9 @@ struct smfw_results_s3_mirror {
     char prefix[1024];
     char dir[4096];
     double interval_s;
-    long offset;       /* bytes of profile_export.jsonl already sent */
-    unsigned chunk_no; /* last chunk number put */
+    long chunk_records; /* also put a chunk as soon as this many records wait (0: never) */
+    long offset;        /* bytes of profile_export.jsonl already sent */
+    unsigned chunk_no;  /* last chunk number put */
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -65,8 +66,9 @@ static void key_for(const smfw_results_s3_mirror *m, const char *name, char *key
     snprintf(key, size, "%s%s%s", m->prefix, m->prefix[0] ? "/" : "", name);
 }
 
-/* Put the complete lines appended since the last chunk as the next chunk object. */
-static smfw_status send_chunk(smfw_results_s3_mirror *m, smfw_error *err) {
+/* Put the complete lines appended since the last chunk as the next chunk object, when at
+ * least min_records of them wait. */
+static smfw_status send_chunk(smfw_results_s3_mirror *m, long min_records, smfw_error *err) {
     char path[4200];
     snprintf(path, sizeof path, "%s/profile_export.jsonl", m->dir);
     FILE *fp = fopen(path, "rb");
@@ -86,6 +88,11 @@ static smfw_status send_chunk(smfw_results_s3_mirror *m, smfw_error *err) {
     /* Only whole records: a line still being written waits for the next chunk. */
     while (len && data[len - 1] != '\n') len--;
     if (!len) goto out;
+    if (min_records > 1) {
+        long lines = 0;
+        for (size_t i = 0; i < len && lines < min_records; i++) lines += data[i] == '\n';
+        if (lines < min_records) goto out;
+    }
     char name[64], key[1200];
     snprintf(name, sizeof name, "records-%06u.jsonl", m->chunk_no + 1);
     key_for(m, name, key, sizeof key);
@@ -105,13 +112,16 @@ out:
 
 static void *mirror_thread(void *arg) {
     smfw_results_s3_mirror *m = arg;
+    /* With a record threshold the thread looks often; a chunk still waits for one of the two. */
+    double tick = m->chunk_records > 0 && m->interval_s > 0.25 ? 0.25 : m->interval_s;
+    double waited = 0;
     pthread_mutex_lock(&m->lock);
     while (!m->stop) {
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
-        double whole = (double)(long)m->interval_s;
+        double whole = (double)(long)tick;
         until.tv_sec += (time_t)whole;
-        until.tv_nsec += (long)((m->interval_s - whole) * 1e9);
+        until.tv_nsec += (long)((tick - whole) * 1e9);
         if (until.tv_nsec >= 1000000000L) {
             until.tv_sec++;
             until.tv_nsec -= 1000000000L;
@@ -120,10 +130,15 @@ static void *mirror_thread(void *arg) {
         }
         if (m->stop) break;
         pthread_mutex_unlock(&m->lock);
+        waited += tick;
+        int due = waited >= m->interval_s - 1e-9;
+        unsigned before = m->chunk_no;
         smfw_error e;
         smfw_error_clear(&e);
         /* A failed put is retried with the next interval's records (nothing is skipped). */
-        if (send_chunk(m, &e) != SMFW_OK) SMFW_LOG_WARN("s3", "record chunk: %s", e.message);
+        if (send_chunk(m, due ? 1 : m->chunk_records, &e) != SMFW_OK)
+            SMFW_LOG_WARN("s3", "record chunk: %s", e.message);
+        if (due || m->chunk_no != before) waited = 0;
         pthread_mutex_lock(&m->lock);
     }
     pthread_mutex_unlock(&m->lock);
@@ -146,17 +161,24 @@ static void mirror_free(smfw_results_s3_mirror *m) {
 }
 
 smfw_status smfw_results_s3_mirror_start(const smfw_config *cfg, const char *uri,
-                                         const char *local_dir, double interval_s,
-                                         smfw_results_s3_mirror **out, smfw_error *err) {
+                                         const char *local_dir, smfw_results_s3_mirror **out,
+                                         smfw_error *err) {
     *out = NULL;
+    const smfw_settings *prog = smfw_config_section(cfg, "smfw");
+    double interval_s = smfw_settings_get_duration(prog, "s3_chunk_interval", 10);
+    long chunk_records = (long)smfw_settings_get_int(prog, "s3_chunk_records", 0);
     if (!(interval_s > 0))
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "[smfw] s3_chunk_interval must be above 0 (e.g. 10s)");
+    if (chunk_records < 0)
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "[smfw] s3_chunk_records must be 0 (off) or a record count");
     smfw_results_s3_mirror *m = calloc(1, sizeof *m);
     if (!m) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     pthread_mutex_init(&m->lock, NULL);
     pthread_cond_init(&m->wake, NULL);
     m->interval_s = interval_s;
+    m->chunk_records = chunk_records;
     snprintf(m->dir, sizeof m->dir, "%s", local_dir);
     smfw_status st = split_uri(uri, m->bucket, sizeof m->bucket, m->prefix, sizeof m->prefix, err);
     if (st == SMFW_OK && !m->prefix[0])
@@ -223,7 +245,7 @@ smfw_status smfw_results_s3_mirror_finish(smfw_results_s3_mirror *m, smfw_error 
     pthread_mutex_unlock(&m->lock);
     pthread_join(m->thread, NULL);
     m->started = 0;
-    smfw_status st = send_chunk(m, err);
+    smfw_status st = send_chunk(m, 1, err);
     struct stat sb;
     if (st == SMFW_OK && stat(m->dir, &sb) == 0) st = upload_tree(m, "", err);
     if (st == SMFW_OK)

@@ -86,9 +86,7 @@ static int run_main(int argc, char **argv) {
         }
         snprintf(tmp_dir, sizeof tmp_dir, "%s/run", tmp_root);
         opts.output_dir = tmp_dir;
-        if (smfw_results_s3_mirror_start(cli.cfg, s3_uri, tmp_dir,
-                                         smfw_settings_get_duration(prog, "s3_chunk_interval", 10),
-                                         &mirror, &err) != SMFW_OK) {
+        if (smfw_results_s3_mirror_start(cli.cfg, s3_uri, tmp_dir, &mirror, &err) != SMFW_OK) {
             rmdir(tmp_root);
             rc = smfw_cli_fail(&err);
             smfw_cli_cleanup(&cli);

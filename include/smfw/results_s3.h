@@ -26,13 +26,14 @@ typedef struct smfw_results_s3_mirror smfw_results_s3_mirror;
 
 /**
  * Start mirroring the run folder `local_dir` (it may not exist yet) to `uri`
- * (s3://bucket/prefix) with the [aws] settings of `cfg`: a thread puts each
- * interval's new complete records of local_dir/profile_export.jsonl as the
- * next records-NNNNNN.jsonl. The bucket is checked first (HeadBucket), and the
- * [run] shard label, when set, put as shard.txt (an incomplete shard is still placed).
+ * (s3://bucket/prefix) with the [aws] settings of `cfg`: a thread puts, every
+ * [smfw] s3_chunk_interval or as soon as s3_chunk_records wait, the new complete records of
+ * local_dir/profile_export.jsonl as the next records-NNNNNN.jsonl. The bucket is checked first
+ * (HeadBucket), and the [run] shard label, when set, put as shard.txt (an incomplete shard is still
+ * placed).
  */
 SMFW_API smfw_status smfw_results_s3_mirror_start(const smfw_config *cfg, const char *uri,
-                                                  const char *local_dir, double interval_s,
+                                                  const char *local_dir,
                                                   smfw_results_s3_mirror **out, smfw_error *err);
 
 /**

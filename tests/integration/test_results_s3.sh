@@ -119,3 +119,15 @@ grep -q "s3://bench-results/k/shard-2: $chunk_records records from [0-9]* chunks
 total=$(wc -l < "$work/merged-k/profile_export.jsonl")
 [ "$total" -eq $((20 + chunk_records)) ] || { echo "FAIL: merged $total records"; exit 1; }
 echo "killed shard: $chunk_records records from its chunks, merged $total"
+
+# (3) a record threshold: with a long interval the chunks still go up every 10 records
+run "s3://bench-results/m/shard-1" --concurrency 2 --request-rate 40 --request-count 40 \
+    --s3-chunk-interval 60s --s3-chunk-records 10 > /dev/null 2> "$work/m.err" ||
+    { cat "$work/m.err"; exit 1; }
+s3py '
+objs = s3.list_objects_v2(Bucket="bench-results", Prefix="m/shard-1/records-").get("Contents", [])
+sizes = [s3.get_object(Bucket="bench-results", Key=o["Key"])["Body"].read().count(b"\n") for o in objs]
+assert len(sizes) >= 2 and sum(sizes) == 40, sizes      # by time alone: one chunk at the end
+assert all(k >= 10 for k in sizes[:-1]), sizes
+print("record threshold: chunks of", sizes)
+'
