@@ -80,7 +80,9 @@ PY
 # (2) a shard killed with SIGKILL mid-run: its chunks are what is left
 run "s3://bench-results/k/shard-1" --concurrency 2 --request-rate 40 --request-count 40 \
     --shard 1/2 --s3-chunk-interval 0.3s > /dev/null 2>&1
-run "s3://bench-results/k/shard-2" --concurrency 2 --request-rate 20 --request-count 400 \
+# smfw itself in the background (not the function's subshell), so kill -9 reaches it
+"$SMFW" run --endpoint bench --endpoint-url "$MOCK_URL" --region us-east-1 -q \
+    -o "s3://bench-results/k/shard-2" --concurrency 2 --request-rate 20 --request-count 400 \
     --shard 2/2 --s3-chunk-interval 0.5s > /dev/null 2> "$work/killed.err" &
 victim=$!
 # wait until at least two chunks are up, then kill without any chance to clean up
@@ -91,6 +93,8 @@ for _ in $(seq 200); do
 done
 kill -9 "$victim"
 wait "$victim" 2>/dev/null || true
+kill -0 "$victim" 2>/dev/null && { echo "FAIL: the shard survived kill -9"; exit 1; }
+sleep 0.5 # a put whose body was already sent may still land at the mock: count after it
 chunk_records=$(s3py '
 n = 0
 for o in s3.list_objects_v2(Bucket="bench-results", Prefix="k/shard-2/").get("Contents", []):
