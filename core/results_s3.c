@@ -187,7 +187,15 @@ smfw_status smfw_results_s3_mirror_start(const smfw_config *cfg, const char *uri
                             m->bucket);
     if (st == SMFW_OK) st = client_for(cfg, &m->client, err);
     /* Fail before the load, not after it, when the bucket is wrong or unreachable. */
-    if (st == SMFW_OK) st = smfw_aws_s3_head_bucket(m->client, m->bucket, NULL, err);
+    if (st == SMFW_OK) {
+        st = smfw_aws_s3_head_bucket(m->client, m->bucket, NULL, err);
+        if (st != SMFW_OK) {
+            char why[sizeof err->message];
+            snprintf(why, sizeof why, "%s", err->message);
+            smfw_error_set(err, st, "cannot write the results to %s: bucket %s: %s", uri, m->bucket,
+                           why);
+        }
+    }
     /* The shard label goes up first: a shard killed before its summary is still placed. */
     const char *shard = smfw_settings_get(smfw_config_section(cfg, "run"), "shard");
     smfw_shard sh = {1, 1};

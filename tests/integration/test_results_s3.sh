@@ -135,3 +135,15 @@ assert len(sizes) >= 2 and sum(sizes) == 40, sizes      # by time alone: one chu
 assert all(k >= 10 for k in sizes[:-1]), sizes
 print("record threshold: chunks of", sizes)
 '
+
+# (4) a bucket that does not exist: refused before any load, nothing left behind locally
+mkdir "$work/tmp"
+set +e
+TMPDIR="$work/tmp" run "s3://no-such-bucket/p/shard-1" --request-count 4 > /dev/null \
+    2> "$work/nobucket.err"
+rc=$?
+set -e
+[ "$rc" -ne 0 ] || { echo "FAIL: a missing bucket was accepted"; exit 1; }
+grep -q "no-such-bucket" "$work/nobucket.err" || { cat "$work/nobucket.err"; exit 1; }
+[ -z "$(ls -A "$work/tmp")" ] || { echo "FAIL: left $(ls "$work/tmp")"; exit 1; }
+echo "missing bucket refused: $(head -1 "$work/nobucket.err")"
