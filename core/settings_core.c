@@ -37,6 +37,12 @@ static const smfw_setting_decl smfw_settings_program[] = {
     {"progress", S, "auto",
      "progress display: auto (TTY bar, else periodic lines), bar, lines, none", "progress", NULL, 0,
      "MODE"},
+    {"s3_chunk_interval", T, "10s",
+     "with -o s3://...: how often the new records go up as a chunk object (records-NNNNNN.jsonl)",
+     "s3-chunk-interval", NULL, 0, "TIME"},
+    {"s3_chunk_records", I, "0",
+     "with -o s3://...: also put a chunk as soon as this many records wait (0: only by time)",
+     "s3-chunk-records", NULL, 0, "N"},
     SMFW_SETTINGS_END};
 
 static const smfw_setting_decl smfw_settings_run[] = {

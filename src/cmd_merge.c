@@ -3,8 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <smfw/archive.h>
 #include <smfw/log.h>
 #include <smfw/merge.h>
+#include <smfw/results_s3.h>
 
 #include "commands.h"
 
@@ -34,6 +36,30 @@ static int merge_option(void *user, const char *name, const char *value) {
     return 0;
 }
 
+/*
+ * A shard killed before its summary left only records: it takes its shard label from
+ * the shard.txt its run put up first, and the run's identity (target, model, dataset,
+ * streaming) from the first complete shard, since it has none of its own to check.
+ */
+static void adopt_identity(smfw_results **parts, const smfw_results_s3_part *s3, size_t n) {
+    const smfw_run_info *whole = NULL;
+    for (size_t i = 0; i < n && !whole; i++)
+        if (s3[i].complete) whole = &parts[i]->info;
+    for (size_t i = 0; i < n; i++) {
+        if (s3[i].complete) continue;
+        smfw_run_info *in = &parts[i]->info;
+        if (s3[i].shard[0]) smfw_results_set_string(&in->shard, s3[i].shard);
+        if (!whole) continue;
+        smfw_results_set_string(&in->endpoint_name, whole->endpoint_name);
+        smfw_results_set_string(&in->inference_component, whole->inference_component);
+        smfw_results_set_string(&in->url, whole->url);
+        smfw_results_set_string(&in->endpoint_type, whole->endpoint_type);
+        smfw_results_set_string(&in->model, whole->model);
+        smfw_results_set_string(&in->dataset_sha256, whole->dataset_sha256);
+        in->streaming = whole->streaming;
+    }
+}
+
 static int merge_main(int argc, char **argv) {
     smfw_merge_options o;
     memset(&o, 0, sizeof o);
@@ -55,14 +81,53 @@ static int merge_main(int argc, char **argv) {
         return 1;
     }
     size_t n = (size_t)cli.n_positional;
-    smfw_results **parts = calloc(n, sizeof *parts);
+    smfw_results **parts = NULL;
     smfw_goodput_slo *slos = NULL;
     size_t n_slos = 0;
     smfw_results *merged = NULL;
     char *out_dir = NULL;
     smfw_error err;
     smfw_error_clear(&err);
+    /* s3://bucket/prefix/ arguments expand into their shard folders, copied to a temporary one. */
+    const char **dirs = calloc(n, sizeof *dirs), **labels = NULL;
+    smfw_results_s3_part *s3_parts = NULL;
+    size_t n_s3 = 0;
+    char tmp_root[4096] = "";
     rc = 1;
+    if (!dirs) goto done;
+    for (size_t i = 0; i < n; i++) {
+        if (!smfw_results_s3_is_uri(cli.positional[i])) {
+            dirs[i] = cli.positional[i];
+            continue;
+        }
+        if (n != 1) {
+            smfw_log(SMFW_LOG_ERROR, NULL,
+                     "%s: give an s3:// prefix as the only argument (its shard folders are the "
+                     "parts)",
+                     cli.positional[i]);
+            goto done;
+        }
+        const char *t = getenv("TMPDIR");
+        snprintf(tmp_root, sizeof tmp_root, "%s/smfw-merge-XXXXXX", t && *t ? t : "/tmp");
+        if (!mkdtemp(tmp_root)) {
+            tmp_root[0] = '\0';
+            smfw_log(SMFW_LOG_ERROR, NULL, "cannot create a temporary folder for %s",
+                     cli.positional[i]);
+            goto done;
+        }
+        if (smfw_results_s3_fetch(cli.cfg, cli.positional[i], tmp_root, o.allow_incomplete,
+                                  &s3_parts, &n_s3, &err) != SMFW_OK) {
+            rc = smfw_cli_fail(&err);
+            goto done;
+        }
+        free(dirs);
+        dirs = calloc(n_s3, sizeof *dirs);
+        if (!dirs) goto done;
+        for (size_t k = 0; k < n_s3; k++) dirs[k] = s3_parts[k].dir;
+        n = n_s3;
+        break; /* the only argument */
+    }
+    parts = calloc(n, sizeof *parts);
     if (!parts) goto done;
     {
         const char *const *items;
@@ -75,12 +140,20 @@ static int merge_main(int argc, char **argv) {
     int had_goodput = 0;
     for (size_t i = 0; i < n; i++) {
         parts[i] = smfw_results_new();
-        if (!parts[i] || smfw_results_load_dir(parts[i], cli.positional[i], &err) != SMFW_OK) {
+        if (!parts[i] || smfw_results_load_dir(parts[i], dirs[i], &err) != SMFW_OK) {
             smfw_log(SMFW_LOG_ERROR, NULL, "%s", parts[i] ? err.message : "out of memory");
             goto done;
         }
+        if (s3_parts) {
+            if (s3_parts[i].complete)
+                printf("%s: %zu records (complete)\n", s3_parts[i].label, parts[i]->n_records);
+            else
+                printf("%s: %zu records from %zu chunks (incomplete: no final summary)\n",
+                       s3_parts[i].label, parts[i]->n_records, s3_parts[i].chunks);
+        }
         if (parts[i]->stats[SMFW_M_GOODPUT].present) had_goodput = 1;
     }
+    if (s3_parts) adopt_identity(parts, s3_parts, n);
     if (had_goodput && !n_slos)
         SMFW_LOG_WARN(NULL, "the parts report goodput; give the same --goodput SLOs to recompute "
                             "it for the merged run");
@@ -97,8 +170,11 @@ static int merge_main(int argc, char **argv) {
     o.slos = slos;
     o.n_slos = n_slos;
     smfw_merge_report rep;
-    if (smfw_results_merge((const smfw_results *const *)parts, (const char *const *)cli.positional,
-                           n, &o, &merged, &rep, &err) != SMFW_OK) {
+    labels = calloc(n, sizeof *labels);
+    if (!labels) goto done;
+    for (size_t i = 0; i < n; i++) labels[i] = s3_parts ? s3_parts[i].label : dirs[i];
+    if (smfw_results_merge((const smfw_results *const *)parts, labels, n, &o, &merged, &rep,
+                           &err) != SMFW_OK) {
         rc = smfw_cli_fail(&err);
         remove(jsonl);
         remove(out_dir); /* only succeeds when the folder is still empty */
@@ -122,6 +198,10 @@ done:
     if (parts)
         for (size_t i = 0; i < n; i++) smfw_results_free(parts[i]);
     free(parts);
+    free(labels);
+    free(dirs);
+    free(s3_parts);
+    if (tmp_root[0]) smfw_remove_tree(tmp_root, NULL);
     free(slos);
     free(out_dir);
     smfw_cli_cleanup(&cli);
@@ -130,7 +210,8 @@ done:
 
 const smfw_command smfw_command_merge = {
     "merge", "one run's exact aggregates from the records of several result folders (shards)",
-    "Usage: smfw merge DIR... -o OUT [--allow-partial] [--allow-mismatch] [--allow-incomplete]\n"
+    "Usage: smfw merge DIR...|s3://BUCKET/PREFIX/ -o OUT [--allow-partial] [--allow-mismatch] "
+    "[--allow-incomplete]\n"
     "                  [--allow-start-spread] [--goodput TAG:VALUE] [--report LIST]\n\n"
     "Recomputes every AIPerf metric and percentile from the per-request records\n"
     "(profile_export.jsonl) of the given folders: the shards of one test driven from several\n"
@@ -141,5 +222,8 @@ const smfw_command smfw_command_merge = {
     "--start-at must have begun within 2% of the merged window (clock error included when\n"
     "they ran on several hosts); the start spread is reported. Writes a new result folder\n"
     "OUT (records and reports) that `smfw results`, `compare` and `merge` read like any run.\n"
-    "Merging a single folder recomputes that folder's own aggregates. See docs/scaling.md.",
+    "Merging a single folder recomputes that folder's own aggregates. An s3:// prefix\n"
+    "(`smfw run -o s3://BUCKET/PREFIX/shard-I`) merges the shard folders under it; a shard\n"
+    "killed before its summary needs --allow-incomplete (its record chunks are used).\n"
+    "See docs/scaling.md.",
     merge_main};

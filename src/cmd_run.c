@@ -2,8 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include <smfw/archive.h>
 #include <smfw/log.h>
+#include <smfw/results_s3.h>
 
 #include "commands.h"
 
@@ -61,8 +64,53 @@ static int run_main(int argc, char **argv) {
     char *dir = NULL;
     smfw_error err;
     smfw_error_clear(&err);
+    /* -o s3://...: the run folder is a temporary one, mirrored to S3 while the run goes. */
+    const smfw_settings *prog = smfw_config_section(cli.cfg, "smfw");
+    const char *s3_uri = smfw_settings_get(prog, "output");
+    smfw_results_s3_mirror *mirror = NULL;
+    char tmp_root[4096] = "", tmp_dir[4200];
+    if (!smfw_results_s3_is_uri(s3_uri)) s3_uri = NULL;
+    if (s3_uri && args.cloudwatch) {
+        smfw_log(SMFW_LOG_ERROR, NULL, "--cloudwatch needs a local result folder; not with -o %s",
+                 s3_uri);
+        smfw_cli_cleanup(&cli);
+        return 1;
+    }
+    if (s3_uri) {
+        const char *t = getenv("TMPDIR");
+        snprintf(tmp_root, sizeof tmp_root, "%s/smfw-s3-XXXXXX", t && *t ? t : "/tmp");
+        if (!mkdtemp(tmp_root)) {
+            smfw_log(SMFW_LOG_ERROR, NULL, "cannot create a temporary folder for %s", s3_uri);
+            smfw_cli_cleanup(&cli);
+            return 1;
+        }
+        snprintf(tmp_dir, sizeof tmp_dir, "%s/run", tmp_root);
+        opts.output_dir = tmp_dir;
+        if (smfw_results_s3_mirror_start(cli.cfg, s3_uri, tmp_dir, &mirror, &err) != SMFW_OK) {
+            rmdir(tmp_root);
+            rc = smfw_cli_fail(&err);
+            smfw_cli_cleanup(&cli);
+            return rc;
+        }
+    }
     smfw_status st = smfw_run_execute(cli.reg, cli.cfg, &opts, &results, &dir, &err);
     smfw_cli_progress_end();
+    if (s3_uri) {
+        smfw_error uerr;
+        smfw_error_clear(&uerr);
+        if (smfw_results_s3_mirror_finish(mirror, &uerr) != SMFW_OK) {
+            smfw_log(SMFW_LOG_ERROR, NULL, "uploading the results to %s: %s (kept in %s)", s3_uri,
+                     uerr.message, tmp_dir);
+            if (st == SMFW_OK) {
+                st = uerr.status;
+                err = uerr;
+            }
+        } else {
+            smfw_remove_tree(tmp_root, NULL);
+            free(dir);
+            dir = strdup(s3_uri); /* what the summary and -q name */
+        }
+    }
     /* Nothing measured (stopped during setup): the error says why; no summary. */
     if (results && cli.verbosity >= 0 &&
         (results->stats[SMFW_M_REQUEST_COUNT].present ||
