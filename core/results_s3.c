@@ -332,7 +332,7 @@ static smfw_status fetch_shard(smfw_aws_client *c, const char *bucket, size_t pl
     }
     part->complete = have_jsonl && have_summary;
     if (!part->complete && !allow_incomplete)
-        return smfw_error_set(err, SMFW_ERR_VALIDITY,
+        return smfw_error_set(err, SMFW_ERR_CONFIG, /* exit 1, as a local merge's refusal */
                               "%s has no final summary (profile_export_aiperf.json), only %zu "
                               "record chunks: that shard did not finish (--allow-incomplete "
                               "merges the records its chunks hold)",

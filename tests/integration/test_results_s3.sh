@@ -110,7 +110,7 @@ set +e
 "$SMFW" merge --endpoint-url "$MOCK_URL" s3://bench-results/k/ -o "$work/merged-k-refused" > "$work/refused.out" 2>&1
 rc=$?
 set -e
-[ "$rc" -ne 0 ] || { echo "FAIL: incomplete shard merged without --allow-incomplete"; exit 1; }
+[ "$rc" -eq 1 ] || { echo "FAIL: incomplete shard without --allow-incomplete: exit $rc, want 1 (an input refusal, as a local merge's)"; exit 1; }
 grep -q "s3://bench-results/k/shard-2 has no final summary" "$work/refused.out" ||
     { cat "$work/refused.out"; exit 1; }
 [ ! -e "$work/merged-k-refused" ] || { echo "FAIL: refused merge left its folder"; exit 1; }
@@ -143,7 +143,7 @@ TMPDIR="$work/tmp" run "s3://no-such-bucket/p/shard-1" --request-count 4 > /dev/
     2> "$work/nobucket.err"
 rc=$?
 set -e
-[ "$rc" -ne 0 ] || { echo "FAIL: a missing bucket was accepted"; exit 1; }
+[ "$rc" -eq 2 ] || { echo "FAIL: a missing bucket: exit $rc, want 2 (the target cannot work)"; cat "$work/nobucket.err"; exit 1; }
 grep -q "no-such-bucket" "$work/nobucket.err" || { cat "$work/nobucket.err"; exit 1; }
 [ -z "$(ls -A "$work/tmp")" ] || { echo "FAIL: left $(ls "$work/tmp")"; exit 1; }
 echo "missing bucket refused: $(head -1 "$work/nobucket.err")"

@@ -314,8 +314,8 @@ int mock_s3_store_completed(mock_s3 *s3, const char *bucket, const char *key, co
 #define MOCK_S3_MAX_UPLOADS      64
 #define MOCK_S3_MAX_UPLOAD_BYTES ((size_t)2 * 1024 * 1024 * 1024)
 typedef struct mock_s3_uploads mock_s3_uploads;
-/* Loads the uploads left open by an earlier run from s3_root/.uploads; NULL with err. */
-mock_s3_uploads *mock_s3_uploads_new(const char *s3_root, char *err, size_t err_size);
+/* The uploads left open by an earlier run, from s3_root/.uploads (made by the first upload). */
+mock_s3_uploads *mock_s3_uploads_new(const char *s3_root);
 void mock_s3_uploads_free(mock_s3_uploads *u);
 /* Serve the request if it is a multipart operation (?uploads, ?uploadId=; key NULL for the
    bucket itself) and return 1; 0 leaves it to the object/bucket handlers. */

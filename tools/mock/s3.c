@@ -251,11 +251,7 @@ mock_s3 *mock_s3_new(const char *state_dir, const char *region, char *err, size_
         free(s3);
         return NULL;
     }
-    s3->uploads = mock_s3_uploads_new(s3->root, err, err_size);
-    if (!s3->uploads) {
-        free(s3);
-        return NULL;
-    }
+    s3->uploads = mock_s3_uploads_new(s3->root);
     DIR *d = opendir(s3->root);
     struct dirent *e;
     while (d && (e = readdir(d)) != NULL)
