@@ -145,6 +145,9 @@ double mock_now_unix(void);
 void mock_new_request_id(char out[37]);
 int mock_name_valid(const char *s, size_t max); /* [a-zA-Z0-9](-*[a-zA-Z0-9]){0,max-1} */
 int mock_mkdirs(const char *path);
+/* Write a whole file by a temporary beside it and rename(), so a crash never leaves half of it.
+ * 0 or -1. */
+int mock_write_file(const char *path, const void *data, size_t len);
 
 /* ---- the server context (main.c) --------------------------------------------------------- */
 

@@ -119,20 +119,6 @@ static void s3_paths(const mock_s3 *s3, const char *bucket, const char *key, cha
     snprintf(meta, size, "%s/%s/%s.meta", s3->root, bucket, h);
 }
 
-static int write_file(const char *path, const void *data, size_t len) {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return -1;
-    int ok = (len == 0 || fwrite(data, 1, len, f) == len);
-    ok &= fclose(f) == 0;
-    if (!ok || rename(tmp, path) != 0) {
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
-}
-
 static int read_file(const char *path, uint8_t **data, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f) return -1;
@@ -192,7 +178,9 @@ static int s3_store(mock_s3 *s3, s3_bucket *b, const char *key, const void *data
     char *mtext = json_dumps(m, JSON_COMPACT);
     json_decref(m);
     int rc =
-        write_file(dpath, data, len) == 0 && write_file(mpath, mtext, strlen(mtext)) == 0 ? 0 : -1;
+        mock_write_file(dpath, data, len) == 0 && mock_write_file(mpath, mtext, strlen(mtext)) == 0
+            ? 0
+            : -1;
     free(mtext);
     if (rc != 0) {
         s3_object_clear(&o);

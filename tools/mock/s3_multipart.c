@@ -70,20 +70,6 @@ static void part_path(const mock_s3_uploads *u, const mpu_upload *up, int n, cha
     snprintf(out, size, "%s/%s/%d.part", u->dir, up->id, n);
 }
 
-static int write_atomic(const char *path, const void *data, size_t len) {
-    char tmp[4400];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return -1;
-    int ok = (len == 0 || fwrite(data, 1, len, f) == len);
-    ok &= fclose(f) == 0;
-    if (!ok || rename(tmp, path) != 0) {
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
-}
-
 /* upload.json: everything but the part bytes. */
 static int upload_save(const mock_s3_uploads *u, const mpu_upload *up) {
     json_t *parts = json_array();
@@ -101,7 +87,7 @@ static int upload_save(const mock_s3_uploads *u, const mpu_upload *up) {
     json_decref(j);
     char path[4400];
     snprintf(path, sizeof path, "%s/%s/upload.json", u->dir, up->id);
-    int rc = text ? write_atomic(path, text, strlen(text)) : -1;
+    int rc = text ? mock_write_file(path, text, strlen(text)) : -1;
     free(text);
     return rc;
 }
@@ -361,7 +347,7 @@ static void upload_part(mock_s3_uploads *u, mock_request *req, mpu_upload *up) {
     }
     char path[4400];
     part_path(u, up, (int)n, path, sizeof path);
-    if (write_atomic(path, req->body, req->body_len) != 0) {
+    if (mock_write_file(path, req->body, req->body_len) != 0) {
         mock_s3_error(req, 500, "InternalError", "smfw-mock could not write the part", NULL, NULL);
         return;
     }

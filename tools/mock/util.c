@@ -7,10 +7,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <smfw/untrusted.h>
 
@@ -201,6 +203,20 @@ int mock_name_valid(const char *s, size_t max) {
         if (!alnum && c != '-') return 0;
     }
     return s[0] != '-' && s[n - 1] != '-';
+}
+
+int mock_write_file(const char *path, const void *data, size_t len) {
+    char tmp[4400];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return -1;
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return -1;
+    int ok = (len == 0 || fwrite(data, 1, len, f) == len);
+    ok &= fclose(f) == 0;
+    if (!ok || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
 }
 
 int mock_mkdirs(const char *path) {
