@@ -21,22 +21,10 @@ int smfw_results_s3_is_uri(const char *location) {
 /* s3://bucket/prefix -> bucket and prefix without a trailing '/'. */
 static smfw_status split_uri(const char *uri, char *bucket, size_t bsize, char *prefix,
                              size_t psize, smfw_error *err) {
-    if (!smfw_results_s3_is_uri(uri))
-        return smfw_error_set(err, SMFW_ERR_USAGE, "\"%s\" is not an s3:// URI", uri);
-    const char *b = uri + 5;
-    const char *slash = strchr(b, '/');
-    size_t blen = slash ? (size_t)(slash - b) : strlen(b);
-    if (blen == 0 || blen >= bsize)
-        return smfw_error_set(err, SMFW_ERR_USAGE, "\"%s\" names no bucket", uri);
-    memcpy(bucket, b, blen);
-    bucket[blen] = '\0';
-    const char *p = slash ? slash + 1 : "";
-    size_t plen = strlen(p);
-    while (plen && p[plen - 1] == '/') plen--;
-    if (plen >= psize) return smfw_error_set(err, SMFW_ERR_USAGE, "\"%s\" is too long", uri);
-    memcpy(prefix, p, plen);
-    prefix[plen] = '\0';
-    return SMFW_OK;
+    smfw_status st = smfw_aws_s3_uri_split(uri, bucket, bsize, prefix, psize, err);
+    size_t plen = st == SMFW_OK ? strlen(prefix) : 0;
+    while (plen && prefix[plen - 1] == '/') prefix[--plen] = '\0';
+    return st;
 }
 
 static smfw_status client_for(const smfw_config *cfg, smfw_aws_client **out, smfw_error *err) {

@@ -347,26 +347,11 @@ static int pick_tarball(const smfw_aws_s3_object *o, void *user) {
     return 0;
 }
 
-static smfw_status parse_s3_uri(const char *uri, char *bucket, size_t bsize, char *key,
-                                size_t ksize, smfw_error *err) {
-    if (strncmp(uri, "s3://", 5) != 0)
-        return smfw_error_set(err, SMFW_ERR_USAGE, "\"%s\" is not an s3:// URI", uri);
-    const char *b = uri + 5;
-    const char *slash = strchr(b, '/');
-    size_t blen = slash ? (size_t)(slash - b) : strlen(b);
-    if (blen == 0 || blen >= bsize)
-        return smfw_error_set(err, SMFW_ERR_USAGE, "\"%s\" names no bucket", uri);
-    memcpy(bucket, b, blen);
-    bucket[blen] = '\0';
-    snprintf(key, ksize, "%s", slash ? slash + 1 : "");
-    return SMFW_OK;
-}
-
 /* The tarball an S3 URI names: the key itself, or the best output.tar.gz under the prefix. */
 static smfw_status resolve_bundle(smfw_aws_client *c, const char *uri, const char *job,
                                   char *bucket, size_t bsize, char *key, size_t ksize,
                                   smfw_error *err) {
-    smfw_status st = parse_s3_uri(uri, bucket, bsize, key, ksize, err);
+    smfw_status st = smfw_aws_s3_uri_split(uri, bucket, bsize, key, ksize, err);
     if (st != SMFW_OK) return st;
     size_t kl = strlen(key);
     if (kl > 7 && strcmp(key + kl - 7, ".tar.gz") == 0) return SMFW_OK;

@@ -315,3 +315,19 @@ smfw_status smfw_aws_s3_create_bucket(smfw_aws_client *c, const char *bucket, sm
     aws_buf_free(&body);
     return st;
 }
+
+smfw_status smfw_aws_s3_uri_split(const char *uri, char *bucket, size_t bsize, char *key,
+                                  size_t ksize, smfw_error *err) {
+    if (!uri || strncmp(uri, "s3://", 5) != 0)
+        return smfw_error_set(err, SMFW_ERR_USAGE, "\"%s\" is not an s3:// URI", uri ? uri : "");
+    const char *b = uri + 5;
+    const char *slash = strchr(b, '/');
+    size_t blen = slash ? (size_t)(slash - b) : strlen(b);
+    if (blen == 0 || blen >= bsize)
+        return smfw_error_set(err, SMFW_ERR_USAGE, "\"%s\" names no bucket", uri);
+    memcpy(bucket, b, blen);
+    bucket[blen] = '\0';
+    if ((size_t)snprintf(key, ksize, "%s", slash ? slash + 1 : "") >= ksize)
+        return smfw_error_set(err, SMFW_ERR_USAGE, "\"%s\" is too long", uri);
+    return SMFW_OK;
+}

@@ -146,6 +146,14 @@ typedef struct smfw_aws_s3_object {
 } smfw_aws_s3_object;
 
 /**
+ * Split "s3://BUCKET[/KEY]" into its bucket and key (the key as written, "" when there is
+ * none). SMFW_ERR_USAGE (exit 1) naming the URI when it is not s3://, names no bucket, or
+ * a part does not fit its buffer.
+ */
+SMFW_API smfw_status smfw_aws_s3_uri_split(const char *uri, char *bucket, size_t bucket_size,
+                                           char *key, size_t key_size, smfw_error *err);
+
+/**
  * Upload the file at `path`: PutObject, or from smfw_aws_s3_upload_file's
  * default threshold (8 MiB) a multipart upload.
  */

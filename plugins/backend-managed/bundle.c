@@ -13,21 +13,6 @@
 
 #include "managed.h"
 
-smfw_status managed_s3_split(const char *uri, char *bucket, size_t bsize, char *key, size_t ksize,
-                             smfw_error *err) {
-    if (strncmp(uri, "s3://", 5) != 0)
-        return smfw_error_set(err, SMFW_ERR_CONFIG, "\"%s\" is not an s3:// URI", uri);
-    const char *b = uri + 5;
-    const char *slash = strchr(b, '/');
-    size_t blen = slash ? (size_t)(slash - b) : strlen(b);
-    if (!blen || blen >= bsize)
-        return smfw_error_set(err, SMFW_ERR_CONFIG, "\"%s\" names no bucket", uri);
-    memcpy(bucket, b, blen);
-    bucket[blen] = '\0';
-    snprintf(key, ksize, "%s", slash ? slash + 1 : "");
-    return SMFW_OK;
-}
-
 typedef struct pick {
     const char *job;
     char key[1025];
@@ -56,7 +41,7 @@ smfw_status managed_bundle_fetch(smfw_aws_client *c, const char *output_uri, con
                                  const char *dir, char *bundle_dir, size_t size, smfw_error *err) {
     char bucket[256], prefix[1025];
     smfw_status st =
-        managed_s3_split(output_uri, bucket, sizeof bucket, prefix, sizeof prefix, err);
+        smfw_aws_s3_uri_split(output_uri, bucket, sizeof bucket, prefix, sizeof prefix, err);
     if (st != SMFW_OK) return st;
     pick p;
     memset(&p, 0, sizeof p);

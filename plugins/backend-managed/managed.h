@@ -163,10 +163,6 @@ smfw_status managed_sagemaker_call(smfw_aws_client *c, const char *op, json_t *b
 smfw_status managed_bundle_fetch(smfw_aws_client *c, const char *output_uri, const char *job,
                                  const char *dir, char *bundle_dir, size_t size, smfw_error *err);
 
-/** Split s3://bucket/key. */
-smfw_status managed_s3_split(const char *uri, char *bucket, size_t bsize, char *key, size_t ksize,
-                             smfw_error *err);
-
 /* ---- levels --------------------------------------------------------------- */
 
 /** Who ran what: stamped on every run loaded from the job's bundle. */

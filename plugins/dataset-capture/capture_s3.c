@@ -66,15 +66,11 @@ static int key_safe(const char *k) {
 }
 
 smfw_status capture_s3_fetch(const char *uri, char *dir, size_t dir_size, smfw_error *err) {
-    const char *b = uri + 5; /* after s3:// */
-    size_t bl = strcspn(b, "/");
-    if (bl == 0 || bl > 63)
+    char bucket[64], prefix[1024];
+    if (smfw_aws_s3_uri_split(uri, bucket, sizeof bucket, prefix, sizeof prefix, NULL) != SMFW_OK)
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "--dataset-file %s: want s3://BUCKET/PREFIX/ of a Data Capture tree",
                               uri);
-    char bucket[64], prefix[1024];
-    snprintf(bucket, sizeof bucket, "%.*s", (int)bl, b);
-    snprintf(prefix, sizeof prefix, "%s", b[bl] ? b + bl + 1 : "");
     const char *tmp = getenv("TMPDIR");
     snprintf(dir, dir_size, "%s/smfw-capture.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir))
