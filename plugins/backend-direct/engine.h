@@ -117,6 +117,9 @@ void direct_lag_add(direct_lag_hist *h, int64_t ns);
 double direct_lag_percentile(const direct_lag_hist *h, double p);
 void direct_lag_merge(direct_lag_hist *into, const direct_lag_hist *from);
 
+/** Timer wakes the send lead is judged on (engine.c). */
+#define DIRECT_WAKE_WINDOW 32
+
 typedef struct direct_worker {
     int id;
     struct direct_engine *eng;
@@ -145,6 +148,13 @@ typedef struct direct_worker {
     direct_lag_hist timer_lag; /* open loop: how late arrival deadlines were served */
     direct_lag_hist loop_busy; /* time from epoll return to the next wait (read delay bound) */
     direct_lag_hist send_lag;  /* actual send - intended send */
+    /* Sends on time (engine.c, send_lead_update): the worker wakes this long before a due
+     * arrival and polls without sleeping until it; the lead follows how late timer wakes were. */
+    int64_t send_lead_ns;
+    int64_t wake_late_ns[DIRECT_WAKE_WINDOW]; /* the last timer wakes, ns after the deadline */
+    size_t wake_late_next;
+    int64_t wake_late_max_ns; /* over the phase */
+    double spin_s;            /* time spent polling for a due send (part of cpu_s) */
     uint64_t sends, late_sends, dropped_arrivals, dropped_in_flight, slot_growths;
     double cpu_s;       /* CPU time of this thread in the last phase */
     direct_user *users; /* multi-turn sessions: one per slot (closed loop) */

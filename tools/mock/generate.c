@@ -477,6 +477,7 @@ void mock_gen_start(mock_server *srv, mock_request *req, const mock_gen_params *
     snprintf(g->variant, sizeof g->variant, "%s", p->variant ? p->variant : "AllTraffic");
     snprintf(g->component, sizeof g->component, "%s", p->component ? p->component : "");
     g->truth.recv_ns = req->recv_ns;
+    g->truth.arrival_ns = req->arrival_ns;
     if (p->session_id && *p->session_id) {
         snprintf(g->truth.session_id, sizeof g->truth.session_id, "%s", p->session_id);
         g->truth.session_turn = p->session_turn;

@@ -30,6 +30,7 @@ void mock_groundtruth_write(mock_groundtruth *gt, const mock_truth *t) {
     json_object_set_new(o, "inference_id", json_string(t->inference_id));
     json_object_set_new(o, "endpoint", t->endpoint[0] ? json_string(t->endpoint) : json_null());
     json_object_set_new(o, "recv_ns", json_integer(t->recv_ns));
+    json_object_set_new(o, "arrival_ns", json_integer(t->arrival_ns ? t->arrival_ns : t->recv_ns));
     json_object_set_new(o, "first_token_ns",
                         t->first_token_ns ? json_integer(t->first_token_ns) : json_null());
     json_object_set_new(o, "last_byte_ns", json_integer(t->last_byte_ns));

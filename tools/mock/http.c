@@ -38,6 +38,7 @@ struct mock_http_server {
     int port;
     size_t connections;
     mock_conn *conns;
+    int stamp_arrivals; /* SO_TIMESTAMPNS on accepted sockets */
 };
 
 struct mock_conn {
@@ -54,7 +55,8 @@ struct mock_conn {
     int close_after;     /* close once the output has drained */
     int dead;            /* socket closed; waiting for the handler to let go */
     mock_conn *prev, *next;
-    char *scratch; /* response assembly buffer */
+    int64_t arrival_ns; /* kernel receive time of the last bytes read (monotonic), 0 = none */
+    char *scratch;      /* response assembly buffer */
     size_t scratch_cap;
 };
 
@@ -233,6 +235,34 @@ static void conn_write_cb(evutil_socket_t fd, short what, void *arg) {
     conn_progress(c);
 }
 
+/* recv() that also takes the kernel's receive timestamp of the bytes (SCM_TIMESTAMPNS, the
+ * real-time clock) and turns it into CLOCK_MONOTONIC; *arrival_ns is left alone when the
+ * kernel gives none. */
+static ssize_t recv_stamped(int fd, struct evbuffer_iovec *v, int64_t *arrival_ns) {
+    union {
+        char buf[CMSG_SPACE(sizeof(struct timespec))];
+        struct cmsghdr align;
+    } ctl;
+    struct iovec iov = {.iov_base = v->iov_base, .iov_len = v->iov_len};
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = ctl.buf;
+    msg.msg_controllen = sizeof ctl.buf;
+    ssize_t n = recvmsg(fd, &msg, 0);
+    if (n <= 0) return n;
+    for (struct cmsghdr *cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+        if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_TIMESTAMPNS) continue;
+        struct timespec ts;
+        memcpy(&ts, CMSG_DATA(cm), sizeof ts);
+        if (ts.tv_sec == 0 && ts.tv_nsec == 0) break;
+        int64_t real = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+        *arrival_ns = real - (smfw_now_wall_ns() - smfw_now_mono_ns());
+    }
+    return n;
+}
+
 static void conn_read_cb(evutil_socket_t fd, short what, void *arg) {
     mock_conn *c = arg;
     (void)what;
@@ -240,7 +270,11 @@ static void conn_read_cb(evutil_socket_t fd, short what, void *arg) {
     struct evbuffer_iovec v;
     ssize_t n = -1;
     if (evbuffer_reserve_space(c->in, 16384, &v, 1) == 1) {
-        n = recv(fd, v.iov_base, v.iov_len, 0);
+        if (c->srv->stamp_arrivals) {
+            n = recv_stamped(fd, &v, &c->arrival_ns);
+        } else {
+            n = recv(fd, v.iov_base, v.iov_len, 0);
+        }
         v.iov_len = n > 0 ? (size_t)n : 0;
         evbuffer_commit_space(c->in, &v, 1);
     }
@@ -422,6 +456,9 @@ static void conn_parse(mock_conn *c) {
     req->body[body_len] = '\0'; /* handy for text bodies; body_len stays exact */
     req->body_len = body_len;
     req->recv_ns = smfw_now_mono_ns();
+    /* A timestamp from before the read, never one later than it. */
+    req->arrival_ns =
+        c->arrival_ns > 0 && c->arrival_ns <= req->recv_ns ? c->arrival_ns : req->recv_ns;
     req->head_only = strcmp(req->method, "HEAD") == 0;
     const char *conn_hdr = mock_request_header(req, "Connection");
     req->keep_alive = http10 ? (conn_hdr && strcasecmp(conn_hdr, "keep-alive") == 0)
@@ -596,6 +633,7 @@ static void accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct socka
     }
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (srv->stamp_arrivals) setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
     c->srv = srv;
     c->fd = fd;
     c->in = evbuffer_new();
@@ -607,6 +645,10 @@ static void accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct socka
     srv->conns = c;
     srv->connections++;
     event_add(c->rev, NULL);
+}
+
+void mock_http_server_stamp_arrivals(mock_http_server *srv) {
+    srv->stamp_arrivals = 1;
 }
 
 mock_http_server *mock_http_server_new(struct event_base *base, const char *host, int port,

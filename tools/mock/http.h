@@ -36,7 +36,11 @@ struct mock_request {
     uint8_t *body;
     size_t body_len;
     int64_t recv_ns; /* CLOCK_MONOTONIC when the last byte of the request was read */
-    int head_only;   /* HEAD: send headers, no body */
+    /* CLOCK_MONOTONIC when the kernel received the last bytes (the socket's receive timestamp,
+       taken before the mock was woken for them); recv_ns where the server does not stamp
+       arrivals (mock_http_server_stamp_arrivals) or the kernel gave no timestamp. */
+    int64_t arrival_ns;
+    int head_only; /* HEAD: send headers, no body */
     /* Called (once) when the peer goes away while the handler still owns the request.
        The handler must stop its timers and call mock_request_finish(). */
     void (*on_abort)(mock_request *req, void *user);
@@ -66,6 +70,11 @@ void mock_http_server_free(mock_http_server *srv);
 /* Shutdown: stop listening and close every connection; handlers of requests in flight get
    on_abort (run the loop once more to let them finish, then free the server). */
 void mock_http_server_close_all(mock_http_server *srv);
+/* Ask the kernel for each connection's receive timestamps (SO_TIMESTAMPNS), so a request's
+   arrival_ns says when its bytes arrived rather than when the mock got to read them: on a
+   virtual machine an idle mock can take a millisecond or more to be woken. For the ground
+   truth; it costs a recvmsg() with a control message per read. */
+void mock_http_server_stamp_arrivals(mock_http_server *srv);
 /* The bound address (after port 0 picked one). */
 int mock_http_server_port(const mock_http_server *srv);
 /* Connections currently open (tests and shutdown). */

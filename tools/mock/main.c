@@ -106,6 +106,7 @@ int main(int argc, char **argv) {
     srv.http = mock_http_server_new(srv.base, srv.opt.host, srv.opt.port, mock_route, &srv, err,
                                     sizeof err);
     if (!srv.http) goto out;
+    if (srv.gt) mock_http_server_stamp_arrivals(srv.http); /* arrival_ns in the ground truth */
 
     sigterm = evsignal_new(srv.base, SIGTERM, stop_cb, srv.base);
     sigint = evsignal_new(srv.base, SIGINT, stop_cb, srv.base);

@@ -228,6 +228,7 @@ typedef struct mock_truth {
     char inference_id[80];
     char endpoint[80];
     int64_t recv_ns;
+    int64_t arrival_ns;     /* the kernel's receive time (http.h); 0 = recv_ns */
     int64_t first_token_ns; /* 0 = none */
     int64_t last_byte_ns;
     long tokens;

@@ -19,6 +19,7 @@ static void runtime_record_rejection(mock_server *srv, mock_request *req, const 
     snprintf(t.inference_id, sizeof t.inference_id, "%s", id ? id : "");
     snprintf(t.endpoint, sizeof t.endpoint, "%s", endpoint);
     t.recv_ns = req->recv_ns;
+    t.arrival_ns = req->arrival_ns;
     t.last_byte_ns = req->last_sent_ns;
     t.status = status;
     mock_groundtruth_write(srv->gt, &t);
@@ -57,6 +58,7 @@ static void runtime_session_closed(mock_server *srv, mock_request *req, const ch
     t.session_turn = turn;
     t.session_close = 1;
     t.recv_ns = req->recv_ns;
+    t.arrival_ns = req->arrival_ns;
     t.last_byte_ns = req->last_sent_ns;
     t.status = 200;
     mock_groundtruth_write(srv->gt, &t);
