@@ -306,7 +306,7 @@ void smfw_cloudwatch_interpret(smfw_cw_report *r, const smfw_results *res, int64
     double client_ms = NAN, client_p95 = NAN;
     if (res && res->stats[SMFW_M_REQUEST_LATENCY].present) {
         client_ms = res->stats[SMFW_M_REQUEST_LATENCY].avg;
-        client_p95 = res->stats[SMFW_M_REQUEST_LATENCY].p[7];
+        client_p95 = res->stats[SMFW_M_REQUEST_LATENCY].p[SMFW_P95];
     }
     int64_t concurrency = res ? res->info.concurrency : 0;
 

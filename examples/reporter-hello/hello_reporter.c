@@ -96,8 +96,8 @@ static smfw_status hello_write(void *ctx, const smfw_results *r, const char *dir
         const smfw_metric_info *m = smfw_metric_get((smfw_metric_id)id);
         printf("%s: %s avg=%.2f", h->prefix, m->tag, s->avg);
         /* p50 and p99 are smfw_percentiles[4] and [8]; single values have none. */
-        if (s->fields & (SMFW_STAT_P_FIRST << 4)) printf(" p50=%.2f", s->p[4]);
-        if (s->fields & (SMFW_STAT_P_FIRST << 8)) printf(" p99=%.2f", s->p[8]);
+        if (s->fields & (SMFW_STAT_P_FIRST << SMFW_P50)) printf(" p50=%.2f", s->p[SMFW_P50]);
+        if (s->fields & (SMFW_STAT_P_FIRST << SMFW_P99)) printf(" p99=%.2f", s->p[SMFW_P99]);
         printf(" %s\n", m->display_unit);
     }
     for (size_t i = 0; i < r->n_extra; i++)

@@ -115,6 +115,19 @@ SMFW_API int smfw_metric_find(const char *tag);
 SMFW_API extern const double smfw_percentiles[SMFW_PERCENTILE_COUNT]; /* 1 5 10 25 50 75 90 95 99 */
 SMFW_API extern const char *const smfw_percentile_keys[SMFW_PERCENTILE_COUNT]; /* "p1".."p99" */
 
+/** Index of each percentile in smfw_stats.p (and smfw_percentiles): read p[SMFW_P95], not p[7]. */
+typedef enum smfw_percentile_index {
+    SMFW_P1 = 0,
+    SMFW_P5 = 1,
+    SMFW_P10 = 2,
+    SMFW_P25 = 3,
+    SMFW_P50 = 4,
+    SMFW_P75 = 5,
+    SMFW_P90 = 6,
+    SMFW_P95 = 7,
+    SMFW_P99 = 8
+} smfw_percentile_index;
+
 /** Which fields of an smfw_stats hold a value. */
 enum {
     SMFW_STAT_AVG = 1u << 0,

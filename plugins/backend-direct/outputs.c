@@ -198,9 +198,9 @@ smfw_status direct_outputs_close(direct_outputs *o, smfw_error *err) {
 static void stat_row(FILE *f, const smfw_results *r, smfw_metric_id id, const char *label) {
     const smfw_stats *s = &r->stats[id];
     if (!s->present) return;
-    if (s->fields & (SMFW_STAT_P_FIRST << 4))
-        fprintf(f, "  %-34s %12.2f %12.2f %12.2f %12.2f %12.2f\n", label, s->avg, s->p[4], s->p[6],
-                s->p[8], s->max);
+    if (s->fields & (SMFW_STAT_P_FIRST << SMFW_P50))
+        fprintf(f, "  %-34s %12.2f %12.2f %12.2f %12.2f %12.2f\n", label, s->avg, s->p[SMFW_P50],
+                s->p[SMFW_P90], s->p[SMFW_P99], s->max);
     else
         fprintf(f, "  %-34s %12.2f\n", label, s->avg);
 }

@@ -202,9 +202,9 @@ static void rpt_headline_add(const smfw_results *r, rpt_headline_row *out, size_
     if (s->fields & SMFW_STAT_AVG) rpt_human(s->avg, decimals, row->avg);
     if (row->single) return;
     /* p50, p90, p99 are percentiles 4, 6 and 8 of smfw_percentiles. */
-    if (s->fields & (SMFW_STAT_P_FIRST << 4)) rpt_human(s->p[4], 2, row->p50);
-    if (s->fields & (SMFW_STAT_P_FIRST << 6)) rpt_human(s->p[6], 2, row->p90);
-    if (s->fields & (SMFW_STAT_P_FIRST << 8)) rpt_human(s->p[8], 2, row->p99);
+    if (s->fields & (SMFW_STAT_P_FIRST << SMFW_P50)) rpt_human(s->p[SMFW_P50], 2, row->p50);
+    if (s->fields & (SMFW_STAT_P_FIRST << SMFW_P90)) rpt_human(s->p[SMFW_P90], 2, row->p90);
+    if (s->fields & (SMFW_STAT_P_FIRST << SMFW_P99)) rpt_human(s->p[SMFW_P99], 2, row->p99);
 }
 
 size_t rpt_headline(const smfw_results *r, rpt_headline_row out[RPT_HEADLINE_MAX]) {

@@ -349,7 +349,7 @@ size_t html_sweep_scan(const char *dir, html_sweep_point **out) {
         smfw_error_clear(&err);
         if (smfw_results_load_aiperf_json(r, path, &err) == SMFW_OK &&
             r->stats[SMFW_M_TIME_TO_FIRST_TOKEN].present &&
-            (r->stats[SMFW_M_TIME_TO_FIRST_TOKEN].fields & (SMFW_STAT_P_FIRST << 7)) &&
+            (r->stats[SMFW_M_TIME_TO_FIRST_TOKEN].fields & (SMFW_STAT_P_FIRST << SMFW_P95)) &&
             r->stats[SMFW_M_OUTPUT_TOKEN_THROUGHPUT].present) {
             if (n == cap) {
                 size_t nc = cap ? cap * 2 : 8;
@@ -365,7 +365,7 @@ size_t html_sweep_scan(const char *dir, html_sweep_point **out) {
             pt->label = strdup(e->d_name);
             if (pt->label) {
                 pt->concurrency = html_sweep_concurrency(r, e->d_name);
-                pt->ttft_p95_ms = r->stats[SMFW_M_TIME_TO_FIRST_TOKEN].p[7];
+                pt->ttft_p95_ms = r->stats[SMFW_M_TIME_TO_FIRST_TOKEN].p[SMFW_P95];
                 pt->output_tps = r->stats[SMFW_M_OUTPUT_TOKEN_THROUGHPUT].avg;
                 pt->request_tps = r->stats[SMFW_M_REQUEST_THROUGHPUT].present
                                       ? r->stats[SMFW_M_REQUEST_THROUGHPUT].avg

@@ -108,9 +108,9 @@ START_TEST(response_summary_and_reading) {
     smfw_results *res = smfw_results_new();
     smfw_stats *lat = &res->stats[SMFW_M_REQUEST_LATENCY];
     lat->present = 1;
-    lat->fields = SMFW_STAT_AVG | (SMFW_STAT_P_FIRST << 7);
+    lat->fields = SMFW_STAT_AVG | (SMFW_STAT_P_FIRST << SMFW_P95);
     lat->avg = 200.0;
-    lat->p[7] = 400.0;
+    lat->p[SMFW_P95] = 400.0;
     res->info.concurrency = 8;
     smfw_cloudwatch_interpret(r, res, 150);
     ck_assert(has_finding(r, "exactly the 150 requests"));

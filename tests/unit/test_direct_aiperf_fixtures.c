@@ -175,11 +175,11 @@ START_TEST(legacy_run_rederived_and_aggregated) {
     char cell[32];
     snprintf(cell, sizeof cell, "%.2f", mine->stats[SMFW_M_INTER_TOKEN_LATENCY].avg);
     ck_assert_str_eq(cell, "27.76");
-    snprintf(cell, sizeof cell, "%.2f", mine->stats[SMFW_M_INTER_TOKEN_LATENCY].p[0]);
+    snprintf(cell, sizeof cell, "%.2f", mine->stats[SMFW_M_INTER_TOKEN_LATENCY].p[SMFW_P1]);
     ck_assert_str_eq(cell, "22.18");
     snprintf(cell, sizeof cell, "%.2f", mine->stats[SMFW_M_INTER_TOKEN_LATENCY].std);
     ck_assert_str_eq(cell, "3.73");
-    snprintf(cell, sizeof cell, "%.2f", mine->stats[SMFW_M_INTER_CHUNK_LATENCY].p[8]);
+    snprintf(cell, sizeof cell, "%.2f", mine->stats[SMFW_M_INTER_CHUNK_LATENCY].p[SMFW_P99]);
     ck_assert_str_eq(cell, "140.53");
     snprintf(cell, sizeof cell, "%.2f", mine->stats[SMFW_M_OUTPUT_TOKEN_THROUGHPUT].avg);
     ck_assert_str_eq(cell, "2320.72");

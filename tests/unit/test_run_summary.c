@@ -28,7 +28,7 @@ static smfw_results *run_with(double errors) {
     t->avg = 12.5;
     for (int i = 0; i < SMFW_PERCENTILE_COUNT; i++) {
         t->p[i] = 10.0 + i;
-        if (i != 6) t->fields |= SMFW_STAT_P_FIRST << i;
+        if (i != SMFW_P90) t->fields |= SMFW_STAT_P_FIRST << i; /* p90 left out */
     }
     set_single(r, SMFW_M_OUTPUT_TOKEN_THROUGHPUT, 1234.567);
     set_single(r, SMFW_M_REQUEST_COUNT, 90);
