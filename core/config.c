@@ -312,6 +312,11 @@ const char *smfw_settings_get(const smfw_settings *s, const char *key) {
     return i < 0 ? NULL : s->values[i].value;
 }
 
+const smfw_setting_decl *smfw_settings_decl(const smfw_settings *s, const char *key) {
+    int i = find_key(s, key);
+    return i < 0 ? NULL : &s->decls[i];
+}
+
 int smfw_settings_has(const smfw_settings *s, const char *key) {
     return smfw_settings_get(s, key) != NULL;
 }

@@ -105,6 +105,55 @@ SMFW_API smfw_setting_source smfw_settings_source(const smfw_settings *settings,
 /** Human name of a source ("default", "file", "env", "flag"). */
 SMFW_API const char *smfw_setting_source_name(smfw_setting_source source);
 
+/** The declaration of `key` in a view (its type, default, help), or NULL when undeclared. */
+SMFW_API const smfw_setting_decl *smfw_settings_decl(const smfw_settings *settings,
+                                                     const char *key);
+
+/**
+ * Settings bound to a plugin's own options struct by declaration (as fluent-bit's config
+ * map): each entry names a declared key and the field it fills, by offsetof(). The value
+ * is the effective one (flag > env > file > declared default), so a default lives in the
+ * declaration alone and is never restated in code.
+ */
+typedef enum smfw_bind_type {
+    SMFW_BIND_STRING = 0,   /**< char *: a malloc'd copy; NULL when unset or empty (STRING,
+                                 SECRET, PATH; a SECRET is also registered for masking) */
+    SMFW_BIND_INT64 = 1,    /**< int64_t (INT) */
+    SMFW_BIND_INT = 2,      /**< int (INT; a value outside int's range is refused) */
+    SMFW_BIND_DOUBLE = 3,   /**< double (DOUBLE) */
+    SMFW_BIND_DURATION = 4, /**< double, seconds (DURATION) */
+    SMFW_BIND_BOOL = 5,     /**< int, 0 or 1 (BOOL) */
+    SMFW_BIND_LIST = 6      /**< char **: malloc'd copies of the items (LIST), with their
+                                 number in the size_t at count_offset; NULL and 0 when empty */
+} smfw_bind_type;
+
+/** One bound key. Arrays end with SMFW_BINDINGS_END. */
+typedef struct smfw_setting_binding {
+    const char *section; /**< NULL: the view given to smfw_settings_bind(); else another
+                              section of the same configuration ("run", "aws", "dataset") */
+    const char *key;
+    smfw_bind_type type;
+    size_t offset;       /**< offsetof() the field */
+    size_t count_offset; /**< SMFW_BIND_LIST: offsetof() the size_t count */
+} smfw_setting_binding;
+
+#define SMFW_BINDINGS_END                                                                          \
+    { NULL, NULL, SMFW_BIND_STRING, 0, 0 }
+
+/**
+ * Fill the fields of `out` named by `map` from `settings` (and the other sections of its
+ * configuration). A key that is not declared, or whose declared type does not suit the
+ * binding's C type, is a bug in the plugin: SMFW_ERR_INTERNAL naming section and key (a
+ * unit test binding the plugin's map catches it). Strings and lists are owned by `out`:
+ * release them with smfw_settings_unbind(). On error what was bound so far stays bound.
+ */
+SMFW_API smfw_status smfw_settings_bind(const smfw_settings *settings,
+                                        const smfw_setting_binding *map, void *out,
+                                        smfw_error *err);
+
+/** Free the strings and lists `map` bound into `out` and zero those fields. */
+SMFW_API void smfw_settings_unbind(const smfw_setting_binding *map, void *out);
+
 /**
  * Parse a duration ("250ms", "90s", "20m", "2h", "1.5") into seconds.
  * Returns 0 on success, -1 on bad text.

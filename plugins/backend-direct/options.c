@@ -4,6 +4,7 @@
 #include "options.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,29 +20,6 @@ char *direct_strdup(const char *s) {
     char *d = malloc(n);
     if (d) memcpy(d, s, n);
     return d;
-}
-
-static char *get_str(const smfw_settings *s, const char *key) {
-    const char *v = s ? smfw_settings_get(s, key) : NULL;
-    return (v && *v) ? direct_strdup(v) : NULL;
-}
-
-static char **get_list(const smfw_settings *s, const char *key, size_t *n) {
-    const char *const *items = NULL;
-    *n = s ? smfw_settings_get_list(s, key, &items) : 0;
-    if (*n == 0) return NULL;
-    char **out = calloc(*n, sizeof *out);
-    if (!out) {
-        *n = 0;
-        return NULL;
-    }
-    for (size_t i = 0; i < *n; i++) out[i] = direct_strdup(items[i]);
-    return out;
-}
-
-static void free_list(char **l, size_t n) {
-    for (size_t i = 0; i < n; i++) free(l[i]);
-    free(l);
 }
 
 static int was_set(const smfw_settings *s, const char *key) {
@@ -89,8 +67,6 @@ static smfw_status parse_goodput(direct_options *o, const smfw_settings *run, sm
 /* --fixed-schedule and --schedule-speedup: the recorded send times replace the load shape. */
 static smfw_status fixed_schedule_load(const smfw_settings *own, const smfw_settings *run,
                                        direct_options *o, smfw_error *err) {
-    o->fixed_schedule = own ? smfw_settings_get_bool(own, "fixed_schedule", 0) : 0;
-    o->schedule_speedup = own ? smfw_settings_get_double(own, "schedule_speedup", 1.0) : 1.0;
     if (!(o->schedule_speedup > 0) || isinf(o->schedule_speedup))
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "--schedule-speedup must be a positive number (2 = twice as fast)");
@@ -120,51 +96,93 @@ static smfw_status fixed_schedule_load(const smfw_settings *own, const smfw_sett
     return SMFW_OK;
 }
 
+#define OWN(key, type, field)                                                                      \
+    { NULL, key, type, offsetof(direct_options, field), 0 }
+#define RUN(key, type, field)                                                                      \
+    { "run", key, type, offsetof(direct_options, field), 0 }
+#define AWS(key, field)                                                                            \
+    { "aws", key, SMFW_BIND_STRING, offsetof(direct_options, field), 0 }
+#define DATASET(key, type, field)                                                                  \
+    { "dataset", key, type, offsetof(direct_options, field), 0 }
+#define LIST(section, key, field, count)                                                           \
+    {                                                                                              \
+        section, key, SMFW_BIND_LIST, offsetof(direct_options, field),                             \
+            offsetof(direct_options, count)                                                        \
+    }
+
+/* Every plain setting the backend reads, bound by declaration: the defaults are the
+ * declarations' (backend_direct.c and the core's [run]/[aws]/[dataset]), never restated. */
+static const smfw_setting_binding direct_bindings[] = {
+    RUN("endpoint", SMFW_BIND_STRING, endpoint),
+    RUN("inference_component", SMFW_BIND_STRING, inference_component),
+    RUN("tokenizer", SMFW_BIND_STRING, tokenizer),
+    RUN("streaming", SMFW_BIND_BOOL, streaming),
+    RUN("request_rate", SMFW_BIND_DOUBLE, request_rate),
+    RUN("duration", SMFW_BIND_DURATION, duration_s),
+    RUN("grace_period", SMFW_BIND_DURATION, grace_s),
+    RUN("request_count", SMFW_BIND_INT64, request_count),
+    RUN("warmup_request_count", SMFW_BIND_INT64, warmup_request_count),
+    RUN("warmup_duration", SMFW_BIND_DURATION, warmup_duration_s),
+    RUN("random_seed", SMFW_BIND_INT64, random_seed),
+    RUN("max_error_rate", SMFW_BIND_DOUBLE, max_error_rate),
+    LIST("run", "extra_inputs", extra, n_extra),
+    AWS("region", region),
+    AWS("profile", profile),
+    AWS("endpoint_url", endpoint_url),
+    AWS("ca_bundle", ca_bundle),
+    DATASET("output_tokens_mean", SMFW_BIND_DOUBLE, output_tokens_mean),
+    DATASET("output_tokens_stddev", SMFW_BIND_DOUBLE, output_tokens_stddev),
+    OWN("target_variant", SMFW_BIND_STRING, target_variant),
+    OWN("target_model", SMFW_BIND_STRING, target_model),
+    OWN("target_container_hostname", SMFW_BIND_STRING, target_container_hostname),
+    OWN("url", SMFW_BIND_STRING, url),
+    OWN("api_key", SMFW_BIND_STRING, api_key),
+    OWN("model", SMFW_BIND_STRING, model),
+    OWN("endpoint_path", SMFW_BIND_STRING, path),
+    OWN("template", SMFW_BIND_STRING, template_path),
+    OWN("response_field", SMFW_BIND_STRING, response_field),
+    OWN("mock_binary", SMFW_BIND_STRING, mock_binary),
+    OWN("session_header", SMFW_BIND_STRING, session_header),
+    OWN("session_close_body", SMFW_BIND_STRING, session_close_path),
+    OWN("include_usage", SMFW_BIND_BOOL, include_usage),
+    OWN("save_outputs", SMFW_BIND_BOOL, save_outputs),
+    OWN("fixed_schedule", SMFW_BIND_BOOL, fixed_schedule),
+    OWN("sagemaker_sessions", SMFW_BIND_BOOL, sagemaker_sessions),
+    OWN("late_threshold", SMFW_BIND_DURATION, late_threshold_s),
+    OWN("connect_timeout", SMFW_BIND_DURATION, connect_timeout_s),
+    OWN("request_timeout", SMFW_BIND_DURATION, request_timeout_s),
+    OWN("turn_delay", SMFW_BIND_DURATION, turn_delay_s),
+    OWN("schedule_speedup", SMFW_BIND_DOUBLE, schedule_speedup),
+    OWN("max_concurrency", SMFW_BIND_INT64, max_concurrency),
+    OWN("workers", SMFW_BIND_INT, workers),
+    LIST(NULL, "header", headers, n_headers),
+    LIST(NULL, "mock_arg", mock_args, n_mock_args),
+    SMFW_BINDINGS_END};
+
+const smfw_setting_binding *direct_options_bindings(void) {
+    return direct_bindings;
+}
+
 smfw_status direct_options_load(const smfw_settings *own, const smfw_config *config,
                                 direct_options *o, smfw_error *err) {
     memset(o, 0, sizeof *o);
     const smfw_settings *run = smfw_config_section(config, "run");
-    const smfw_settings *aws = smfw_config_section(config, "aws");
-    const smfw_settings *ds = smfw_config_section(config, "dataset");
-    if (!run) return smfw_error_set(err, SMFW_ERR_INTERNAL, "the core has no [run] section");
-
-    o->endpoint = get_str(run, "endpoint");
-    o->inference_component = get_str(run, "inference_component");
-    o->target_variant = get_str(own, "target_variant");
-    o->target_model = get_str(own, "target_model");
-    o->target_container_hostname = get_str(own, "target_container_hostname");
-    o->url = get_str(own, "url");
-    o->api_key = get_str(own, "api_key");
-    if (o->api_key) smfw_secret_register(o->api_key);
-    o->headers = get_list(own, "header", &o->n_headers);
-    o->model = get_str(own, "model");
-    o->extra = get_list(run, "extra_inputs", &o->n_extra);
-    o->tokenizer = get_str(run, "tokenizer");
-    o->region = get_str(aws, "region");
-    o->profile = get_str(aws, "profile");
-    o->endpoint_url = get_str(aws, "endpoint_url");
-    o->ca_bundle = get_str(aws, "ca_bundle");
-
-    o->path = get_str(own, "endpoint_path");
-    o->template_path = get_str(own, "template");
-    o->response_field = get_str(own, "response_field");
-    o->mock_binary = get_str(own, "mock_binary");
-    o->mock_args = get_list(own, "mock_arg", &o->n_mock_args);
-    o->include_usage = own ? smfw_settings_get_bool(own, "include_usage", 1) : 1;
-    o->save_outputs = own ? smfw_settings_get_bool(own, "save_outputs", 1) : 1;
-    o->late_threshold_s = own ? smfw_settings_get_duration(own, "late_threshold", 0.001) : 0.001;
-    o->connect_timeout_s = own ? smfw_settings_get_duration(own, "connect_timeout", 10.0) : 10.0;
+    if (!run || !own)
+        return smfw_error_set(err, SMFW_ERR_INTERNAL, "the direct backend has no settings");
+    smfw_status st = smfw_settings_bind(own, direct_bindings, o, err);
+    if (st != SMFW_OK) return st;
+    o->seed = (uint64_t)o->random_seed;
     {
-        const char *f = own ? smfw_settings_get(own, "max_tokens_field") : NULL;
-        if (!f || strcmp(f, "max_completion_tokens") == 0)
+        const char *f = smfw_settings_get(own, "max_tokens_field");
+        if (f && strcmp(f, "max_completion_tokens") == 0)
             o->use_max_tokens = 0;
-        else if (strcmp(f, "max_tokens") == 0)
+        else if (f && strcmp(f, "max_tokens") == 0)
             o->use_max_tokens = 1;
         else
             return smfw_error_set(err, SMFW_ERR_CONFIG,
                                   "backend.direct.max_tokens_field must be max_completion_tokens "
                                   "or max_tokens, not \"%s\"",
-                                  f);
+                                  f ? f : "");
     }
 
     /* Target and transport. */
@@ -186,13 +204,12 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
                               "cannot be used with --url");
 
     const char *et = smfw_settings_get(own, "endpoint_type");
-    if (!et) et = "chat";
+    if (!et) et = "";
     if (direct_endpoint_type_parse(et, &o->endpoint_type) != 0)
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "unknown endpoint type \"%s\" (chat, completions, embeddings, tgi, "
                               "template)",
                               et);
-    o->streaming = smfw_settings_get_bool(run, "streaming", 1);
     if (o->endpoint_type == DIRECT_EP_EMBEDDINGS) {
         if (o->streaming && was_set(run, "streaming"))
             SMFW_LOG_WARN("direct", "embeddings are not streamed; running without streaming");
@@ -216,23 +233,17 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
                                   "payload template %s has no {{prompt}} placeholder",
                                   o->template_path);
     }
-    smfw_status st = direct_extra_inputs_check((const char *const *)o->extra, o->n_extra, err);
+    st = direct_extra_inputs_check((const char *const *)o->extra, o->n_extra, err);
     if (st != SMFW_OK) return st;
 
     /* Sessions (turns of a multi-turn dataset, sessions.h). */
-    o->turn_delay_s = own ? smfw_settings_get_duration(own, "turn_delay", 0.0) : 0.0;
     if (o->turn_delay_s < 0)
         return smfw_error_set(err, SMFW_ERR_CONFIG, "--turn-delay must not be negative");
-    o->sagemaker_sessions = own ? smfw_settings_get_bool(own, "sagemaker_sessions", 0) : 0;
-    o->session_header = get_str(own, "session_header");
-    if (!o->session_header) o->session_header = direct_strdup("X-Correlation-ID");
-    if (!o->session_header) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
-    if (!*o->session_header || strpbrk(o->session_header, ": \t\r\n"))
+    if (!o->session_header || strpbrk(o->session_header, ": \t\r\n"))
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "--session-header wants a header name (e.g. X-Session-Id), not "
                               "\"%s\"",
-                              o->session_header);
-    o->session_close_path = get_str(own, "session_close_body");
+                              o->session_header ? o->session_header : "");
     if (o->sagemaker_sessions && o->transport == DIRECT_TRANSPORT_HTTP)
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "--sagemaker-sessions opens SageMaker stateful sessions; with --url "
@@ -259,26 +270,21 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
     {
         const char *const *items = NULL;
         size_t n = smfw_settings_get_list(run, "concurrency", &items);
-        o->concurrency = 10;
-        if (n >= 1) {
-            char *end = NULL;
-            long long c = strtoll(items[0], &end, 10);
-            if (!end || *end || c < 1)
-                return smfw_error_set(err, SMFW_ERR_CONFIG,
-                                      "concurrency must be a positive integer, not \"%s\"",
-                                      items[0]);
-            o->concurrency = c;
-        }
+        char *end = NULL;
+        long long c = n >= 1 ? strtoll(items[0], &end, 10) : 0;
+        if (n == 0 || !end || *end || c < 1)
+            return smfw_error_set(err, SMFW_ERR_CONFIG,
+                                  "concurrency must be a positive integer, not \"%s\"",
+                                  n ? items[0] : "");
+        o->concurrency = c;
         if (n > 1)
             return smfw_error_set(err, SMFW_ERR_CONFIG,
                                   "the direct backend runs one concurrency at a time; use `smfw "
                                   "sweep --concurrency %s` for a list",
                                   smfw_settings_get(run, "concurrency"));
     }
-    o->request_rate = smfw_settings_get_double(run, "request_rate", 0.0);
     if (o->request_rate < 0 || isnan(o->request_rate))
         return smfw_error_set(err, SMFW_ERR_CONFIG, "request rate must be positive");
-    o->max_concurrency = smfw_settings_get_int(own, "max_concurrency", 0);
     if (o->max_concurrency < 0)
         return smfw_error_set(err, SMFW_ERR_CONFIG, "max concurrency must be positive");
     const char *arrival = smfw_settings_get(run, "arrival");
@@ -304,16 +310,12 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
                                   "arrival must be poisson or constant, not \"%s\"", arrival);
     } else {
         o->arrival = DIRECT_ARRIVAL_CLOSED;
-        int fixed = own && smfw_settings_get_bool(own, "fixed_schedule", 0);
-        if (o->max_concurrency && was_set(own, "max_concurrency") && !fixed)
+        if (o->max_concurrency && was_set(own, "max_concurrency") && !o->fixed_schedule)
             SMFW_LOG_WARN("direct", "--max-concurrency applies to open-loop runs (--request-rate); "
                                     "closed loop uses --concurrency");
     }
     st = fixed_schedule_load(own, run, o, err);
     if (st != SMFW_OK) return st;
-    o->duration_s = smfw_settings_get_duration(run, "duration", 0.0);
-    o->grace_s = smfw_settings_get_duration(run, "grace_period", 30.0);
-    o->request_count = smfw_settings_get_int(run, "request_count", 300);
     if (o->duration_s > 0 && !was_set(run, "request_count")) o->request_count = 0;
     if (o->fixed_schedule && !was_set(run, "request_count")) {
         o->count_from_dataset = 1; /* set to the prompt count before the run */
@@ -324,17 +326,12 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
     if (o->request_count == 0 && o->duration_s <= 0)
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "the run has no end: give --request-count N or --duration TIME");
-    o->warmup_request_count = smfw_settings_get_int(run, "warmup_request_count", 0);
-    o->warmup_duration_s = smfw_settings_get_duration(run, "warmup_duration", 0.0);
     if (o->warmup_request_count < 0)
         return smfw_error_set(err, SMFW_ERR_CONFIG, "warm-up request count must be positive");
-    o->request_timeout_s = smfw_settings_get_duration(own, "request_timeout", 600.0);
-    if (o->request_timeout_s <= 0) o->request_timeout_s = 600.0;
-    o->workers = (int)smfw_settings_get_int(own, "workers", 0);
+    if (!(o->request_timeout_s > 0))
+        return smfw_error_set(err, SMFW_ERR_CONFIG, "--request-timeout must be positive");
     if (o->workers < 0 || o->workers > 1024)
         return smfw_error_set(err, SMFW_ERR_CONFIG, "workers must be between 0 and 1024");
-    o->seed = (uint64_t)smfw_settings_get_int(run, "random_seed", 42);
-    o->max_error_rate = smfw_settings_get_double(run, "max_error_rate", 0.01);
     st = smfw_shard_parse(smfw_settings_get(run, "shard"), &o->shard, err);
     if (st != SMFW_OK) return st;
     o->request_count_total = o->request_count;
@@ -361,38 +358,15 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
                       "no --model: the requests carry no \"model\" field, which vLLM, SGLang "
                       "and OpenAI refuse; pass --model NAME (the server's GET /v1/models lists "
                       "them)");
-    o->output_tokens_mean = ds ? smfw_settings_get_double(ds, "output_tokens_mean", 256) : 256;
-    o->output_tokens_stddev = ds ? smfw_settings_get_double(ds, "output_tokens_stddev", 16) : 16;
     return parse_goodput(o, run, err);
 }
 
 void direct_options_free(direct_options *o) {
-    free(o->tokenizer);
+    smfw_settings_unbind(direct_bindings, o);
     free(o->schedule_ns);
-    free(o->endpoint);
-    free(o->inference_component);
-    free(o->target_variant);
-    free(o->target_model);
-    free(o->target_container_hostname);
-    free(o->region);
-    free(o->profile);
-    free(o->endpoint_url);
-    free(o->ca_bundle);
     if (o->aws) smfw_aws_client_free(o->aws);
-    free(o->url);
-    free(o->path);
-    free(o->api_key);
-    free_list(o->headers, o->n_headers);
-    free(o->model);
-    free(o->template_path);
     free(o->template_text);
-    free(o->session_header);
-    free(o->session_close_path);
     free(o->session_close_body);
-    free(o->response_field);
-    free_list(o->extra, o->n_extra);
     free(o->slos);
-    free(o->mock_binary);
-    free_list(o->mock_args, o->n_mock_args);
     memset(o, 0, sizeof *o);
 }

@@ -59,7 +59,8 @@ typedef struct direct_options {
     double request_timeout_s;
     double connect_timeout_s;
     int workers;
-    uint64_t seed;
+    int64_t random_seed; /* [run] random_seed as declared */
+    uint64_t seed;       /* its bits, for the generators */
     double max_error_rate;
     smfw_goodput_slo *slos;
     size_t n_slos;
@@ -95,6 +96,9 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
                                 direct_options *out, smfw_error *err);
 
 void direct_options_free(direct_options *o);
+
+/** The settings the backend binds by declaration (for the test that binds them all). */
+const smfw_setting_binding *direct_options_bindings(void);
 
 /** Copy a string (NULL stays NULL). */
 char *direct_strdup(const char *s);
