@@ -66,9 +66,42 @@ static const smfw_setting_decl managed_settings[] = {
      "job-name", NULL, 0, "NAME"},
     SMFW_SETTINGS_END};
 
+/* The backend's settings, bound by declaration (defaults live in managed_settings and the
+ * core's declarations only). */
+typedef struct managed_options {
+    char *role_arn, *bucket, *output_prefix, *dataset_prefix, *on_interrupt, *job_name;
+    char *endpoint, *inference_component, *dataset;
+    double poll_interval_s, timeout_s, max_error_rate;
+    int wait;
+    char **benchmark_regions;
+    size_t n_benchmark_regions;
+} managed_options;
+
+#define MINE(key, type, field)                                                                     \
+    { NULL, key, type, offsetof(managed_options, field), 0 }
+static const smfw_setting_binding managed_bindings[] = {
+    MINE("role_arn", SMFW_BIND_STRING, role_arn),
+    MINE("bucket", SMFW_BIND_STRING, bucket),
+    MINE("output_prefix", SMFW_BIND_STRING, output_prefix),
+    MINE("dataset_prefix", SMFW_BIND_STRING, dataset_prefix),
+    MINE("on_interrupt", SMFW_BIND_STRING, on_interrupt),
+    MINE("job_name", SMFW_BIND_STRING, job_name),
+    MINE("poll_interval", SMFW_BIND_DURATION, poll_interval_s),
+    MINE("timeout", SMFW_BIND_DURATION, timeout_s),
+    MINE("wait", SMFW_BIND_BOOL, wait),
+    {NULL, "benchmark_regions", SMFW_BIND_LIST, offsetof(managed_options, benchmark_regions),
+     offsetof(managed_options, n_benchmark_regions)},
+    {"run", "endpoint", SMFW_BIND_STRING, offsetof(managed_options, endpoint), 0},
+    {"run", "inference_component", SMFW_BIND_STRING, offsetof(managed_options, inference_component),
+     0},
+    {"run", "max_error_rate", SMFW_BIND_DOUBLE, offsetof(managed_options, max_error_rate), 0},
+    {"smfw", "dataset", SMFW_BIND_STRING, offsetof(managed_options, dataset), 0},
+    SMFW_BINDINGS_END};
+
 typedef struct managed_ctx {
     const smfw_config *cfg;
     int public_feed;
+    managed_options opt;
 } managed_ctx;
 
 /* "smfw results --job NAME" plus the --region, --endpoint-url and --profile of this run, so
@@ -87,45 +120,56 @@ static void come_back_command(const smfw_config *cfg, const char *job, const cha
         snprintf(out + n, size - (size_t)n, " --profile %s", profile);
 }
 
-static smfw_status managed_create(const smfw_settings *settings, const smfw_config *cfg, void **out,
-                                  smfw_error *err) {
-    const char *mode = smfw_settings_get(settings, "on_interrupt");
+static void managed_destroy(void *ctx) {
+    managed_ctx *c = ctx;
+    if (!c) return;
+    smfw_settings_unbind(managed_bindings, &c->opt);
+    free(c);
+}
+
+/* What create() refuses before anything loads. */
+static smfw_status managed_options_check(const managed_ctx *c, smfw_error *err) {
+    const managed_options *o = &c->opt;
+    const char *mode = o->on_interrupt;
     if (mode && strcmp(mode, "ask") && strcmp(mode, "stop") && strcmp(mode, "detach"))
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "backend.managed.on_interrupt is \"%s\": expected ask, stop or "
                               "detach",
                               mode);
-    const char *name = smfw_settings_get(settings, "job_name");
-    if (name && !managed_name_valid(name))
+    if (o->job_name && !managed_name_valid(o->job_name))
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "backend.managed.job_name \"%s\" is not a valid job name (1-63 "
                               "letters, digits and hyphens, starting and ending with a letter or "
                               "digit)",
-                              name);
+                              o->job_name);
     /* "mock" means the emulator for the direct backend; here it would name a real endpoint. */
-    const char *ep = smfw_settings_get(smfw_config_section(cfg, "run"), "endpoint");
-    const char *eu = smfw_settings_get(smfw_config_section(cfg, "aws"), "endpoint_url");
-    if (ep && strcmp(ep, "mock") == 0 && !(eu && *eu))
+    const char *eu = smfw_settings_get(smfw_config_section(c->cfg, "aws"), "endpoint_url");
+    if (o->endpoint && strcmp(o->endpoint, "mock") == 0 && !(eu && *eu))
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "--endpoint mock starts smfw-mock for the direct backend only; for "
                               "the managed backend start smfw-mock and pass --endpoint-url (see "
                               "docs/mock.md), or name a real endpoint");
     /* Fail fast on a bad spec (unknown parameter...), before the dataset loads. */
     json_t *spec = NULL;
-    smfw_status st = managed_spec_build(cfg, &spec, err);
+    smfw_status st = managed_spec_build(c->cfg, &spec, err);
     json_decref(spec);
-    if (st != SMFW_OK) return st;
+    return st;
+}
+
+static smfw_status managed_create(const smfw_settings *settings, const smfw_config *cfg, void **out,
+                                  smfw_error *err) {
     managed_ctx *c = calloc(1, sizeof *c);
     if (!c) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     c->cfg = cfg;
-    const char *ds = smfw_settings_get(smfw_config_section(cfg, "smfw"), "dataset");
-    c->public_feed = ds && strcmp(ds, "public") == 0;
+    smfw_status st = smfw_settings_bind(settings, managed_bindings, &c->opt, err);
+    if (st == SMFW_OK) st = managed_options_check(c, err);
+    if (st != SMFW_OK) {
+        managed_destroy(c);
+        return st;
+    }
+    c->public_feed = c->opt.dataset && strcmp(c->opt.dataset, "public") == 0;
     *out = c;
     return SMFW_OK;
-}
-
-static void managed_destroy(void *ctx) {
-    free(ctx);
 }
 
 static smfw_status managed_control(void *ctx, int op, void *arg) {
@@ -164,8 +208,7 @@ static unsigned random_suffix(void) {
 static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err) {
     managed_ctx *mc = ctx;
     const smfw_config *cfg = run->config;
-    const smfw_settings *mine = smfw_config_section(cfg, "backend.managed");
-    const smfw_settings *rs = smfw_config_section(cfg, "run");
+    const managed_options *mo = &mc->opt;
     managed_plan plan;
     memset(&plan, 0, sizeof plan);
     smfw_aws_client *client = NULL;
@@ -179,8 +222,8 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
     st = smfw_aws_client_new(&ao, &client, err);
     if (st != SMFW_OK) goto done;
 
-    plan.endpoint = smfw_settings_get(rs, "endpoint");
-    plan.inference_component = smfw_settings_get(rs, "inference_component");
+    plan.endpoint = mo->endpoint;
+    plan.inference_component = mo->inference_component;
     if (!plan.endpoint || !*plan.endpoint) {
         st = smfw_error_set(err, SMFW_ERR_CONFIG,
                             "the managed backend needs an endpoint (--endpoint NAME)");
@@ -198,10 +241,9 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
         goto done;
     }
     /* A region without the capability fails before any AWS call. */
-    const char *const *regions;
     managed_preflight_opts po;
-    po.n_regions = smfw_settings_get_list(mine, "benchmark_regions", &regions);
-    po.regions = regions;
+    po.n_regions = mo->n_benchmark_regions;
+    po.regions = (const char *const *)mo->benchmark_regions;
     if (!run->dry_run && po.n_regions &&
         !managed_region_offered(plan.region, po.regions, po.n_regions)) {
         st = smfw_error_set(err, SMFW_ERR_CONFIG,
@@ -212,7 +254,7 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
     }
     long long now = (long long)time(NULL);
     unsigned rnd = random_suffix();
-    const char *fixed = smfw_settings_get(mine, "job_name");
+    const char *fixed = mo->job_name;
     if (fixed)
         snprintf(plan.job_name, sizeof plan.job_name, "%s", fixed);
     else
@@ -221,8 +263,8 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
                       sizeof plan.config_name);
 
     /* Account, bucket, role: configured values need no AWS access. */
-    const char *bucket_cfg = smfw_settings_get(mine, "bucket");
-    const char *role_cfg = smfw_settings_get(mine, "role_arn");
+    const char *bucket_cfg = mo->bucket;
+    const char *role_cfg = mo->role_arn;
     if (!bucket_cfg || !role_cfg || !run->dry_run) {
         if (!plan.region[0])
             note_text(&plan, "account", "needs the region");
@@ -274,7 +316,7 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
         note(&plan, "execution role", &e);
     }
     char prefix[512];
-    snprintf(prefix, sizeof prefix, "%s", smfw_settings_get(mine, "output_prefix"));
+    snprintf(prefix, sizeof prefix, "%s", mo->output_prefix ? mo->output_prefix : "");
     size_t pl = strlen(prefix);
     while (pl && prefix[pl - 1] == '/') prefix[--pl] = '\0';
     snprintf(plan.output_uri, sizeof plan.output_uri, "s3://%s/%s%s%s/", plan.bucket, prefix,
@@ -292,11 +334,10 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
         }
         dir = tmpdir;
     }
-    st = managed_dataset_prepare(mc->public_feed ? NULL : run->prompts,
-                                 smfw_settings_get(smfw_config_section(cfg, "smfw"), "dataset"),
-                                 dir, &plan.ds, err);
+    st = managed_dataset_prepare(mc->public_feed ? NULL : run->prompts, mo->dataset, dir, &plan.ds,
+                                 err);
     if (st != SMFW_OK) goto done;
-    managed_dataset_locate(&plan.ds, plan.bucket, smfw_settings_get(mine, "dataset_prefix"));
+    managed_dataset_locate(&plan.ds, plan.bucket, mo->dataset_prefix);
     managed_dataset_apply(&plan.ds, json_object_get(plan.spec, "parameters"));
 
     if (run->dry_run) {
@@ -327,16 +368,16 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
     if (st != SMFW_OK) goto done;
     char again[1400]; /* the command that finds the job again: the AWS options this run used */
     come_back_command(cfg, plan.job_name, plan.region, again, sizeof again);
-    if (!smfw_settings_get_bool(mine, "wait", 1)) {
+    if (!mo->wait) {
         fprintf(stdout, "Benchmark job %s launched; see its results later with:\n  %s\n",
                 plan.job_name, again);
         st = SMFW_OK;
         goto done;
     }
     managed_wait_opts wo;
-    wo.poll_interval_s = smfw_settings_get_duration(mine, "poll_interval", 30);
-    wo.timeout_s = smfw_settings_get_duration(mine, "timeout", 0);
-    wo.on_interrupt = smfw_settings_get(mine, "on_interrupt");
+    wo.poll_interval_s = mo->poll_interval_s;
+    wo.timeout_s = mo->timeout_s;
+    wo.on_interrupt = mo->on_interrupt;
     managed_wait_end end;
     st = managed_job_wait(client, plan.job_name, run, &wo, &end, &describe, err);
     if (st != SMFW_OK) goto done;
@@ -364,7 +405,7 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
                                            run->output_dir, bundle_dir, sizeof bundle_dir, &ferr);
     if (fst == SMFW_OK) fst = smfw_bundle_find_runs(bundle_dir, &runs, &n_runs, &ferr);
     managed_identity id = {plan.job_name, plan.endpoint, plan.inference_component, plan.region,
-                           smfw_settings_get_double(rs, "max_error_rate", 0.01)};
+                           mo->max_error_rate};
     managed_levels_outcome lo;
     memset(&lo, 0, sizeof lo);
     if (fst == SMFW_OK && n_runs > 1) {
