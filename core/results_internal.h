@@ -19,6 +19,11 @@ typedef struct smfw_results_private {
 struct json_t;
 void smfw_stats_read_json(struct json_t *obj, smfw_stats *s);
 
+/* session_stats.c: the "sessions" object of a multi-turn run (per-turn TTFT, latency and ISL;
+ * turns per session and session durations), a new json_t *; NULL when the run has no
+ * conversations (no record after a turn 0). */
+struct json_t *smfw_session_stats_json(const smfw_results *r);
+
 /* AIPerf's header for a metric newer than this catalogue, or NULL. */
 const char *smfw_metric_known_extra_header(const char *tag);
 

@@ -77,6 +77,8 @@ char *smfw_results_smfw_object_json(const smfw_results *r, int indent) {
         json_object_set_new(o, "metrics", m);
     else
         json_decref(m);
+    json_t *sessions = smfw_session_stats_json(r);
+    if (sessions) json_object_set_new(o, "sessions", sessions);
     if (i->smfw_json) {
         json_t *c = json_loads(i->smfw_json, 0, NULL);
         if (c) json_object_set_new(o, "client", c);

@@ -8,7 +8,8 @@
 #     assistant messages are the mock's own earlier answers (SHA-256 of the
 #     answers it sent against those of the bodies it read); each session is
 #     closed once; turn delays (dataset "delay", else --turn-delay) are kept;
-#     TTFT and latency per turn index match the ground truth within 1 ms (as
+#     TTFT and latency per turn index match the ground truth within 1 ms, and so do
+#     the smfw object's per-turn statistics and session durations (as
 #     test_direct_groundtruth.sh; up to three attempts, "not measured" when a
 #     busy machine missed it every time).
 #  2. An expired session id (mock --session-ttl shorter than the turn delay) is
@@ -97,6 +98,34 @@ for cid, turns in conv.items():
 assert len(ids) == 3, ids
 assert sorted(c["session_id"] for c in closes) == sorted(ids), closes
 assert all(c["session_turn"] == 3 and c["status"] == 200 for c in closes), closes
+# The per-turn and per-session statistics in the smfw object, against the records (numpy's
+# linear percentile over 3 values is the middle one) and the mock's ground truth.
+ses = json.load(open(out + "/profile_export_aiperf.json"))["smfw"]["sessions"]
+assert ses["sessions"] == 3 and ses["turns_per_session"]["avg"] == 3, ses
+assert [t["turn_index"] for t in ses["by_turn"]] == [0, 1, 2], ses["by_turn"]
+for t in ses["by_turn"]:
+    k = t["turn_index"]
+    assert t["requests"] == 3 and t["errors"] == 0, t
+    lat = sorted(conv[c][k]["metrics"]["request_latency"]["value"] for c in conv)
+    assert abs(t["request_latency"]["avg"] - sum(lat) / 3) < 1e-9, (k, t, lat)
+    assert t["request_latency"]["p50"] == lat[1] and t["request_latency"]["max"] == lat[2], (k, t)
+    truth = [(gt[conv[c][k]["metadata"]["x_request_id"]]["last_byte_ns"] -
+              (conv[c][k]["metadata"]["request_start_ns"] - off)) / 1e6 for c in conv]
+    err[k].append(abs(t["request_latency"]["avg"] - sum(truth) / 3))
+    if k == 0:
+        assert "time_to_first_token" not in t, t  # InvokeEndpoint: no first token to time
+    else:
+        ttft = sorted(conv[c][k]["metrics"]["time_to_first_token"]["value"] for c in conv)
+        assert abs(t["time_to_first_token"]["avg"] - sum(ttft) / 3) < 1e-9, (k, t, ttft)
+        assert t["time_to_first_token"]["p50"] == ttft[1], (k, t, ttft)
+        truth = [(gt[conv[c][k]["metadata"]["x_request_id"]]["first_token_ns"] -
+                  (conv[c][k]["metadata"]["request_start_ns"] - off)) / 1e6 for c in conv]
+        err[k].append(abs(t["time_to_first_token"]["avg"] - sum(truth) / 3))
+dur = sorted((conv[c][2]["metadata"]["request_end_ns"] - conv[c][0]["metadata"]["request_start_ns"]) / 1e6
+             for c in conv)
+assert abs(ses["session_duration"]["avg"] - sum(dur) / 3) < 1e-6, (ses["session_duration"], dur)
+assert abs(ses["session_duration"]["max"] - dur[2]) < 1e-6, (ses["session_duration"], dur)
+assert dur[0] >= 25 + 60, dur  # both turn delays are inside a session
 late = []
 for k in range(3):
     worst = max(err[k])
