@@ -257,11 +257,11 @@ static smfw_status sessions_prepare(direct_options *o, const smfw_prompt_set *ps
                                   ps->info.name);
         return SMFW_OK;
     }
-    if (o->arrival != DIRECT_ARRIVAL_CLOSED)
+    if (o->arrival == DIRECT_ARRIVAL_FIXED)
         return smfw_error_set(err, SMFW_ERR_CONFIG,
-                              "a multi-turn dataset runs as conversations of --concurrency N "
-                              "users (a closed loop); sessions started at --request-rate or "
-                              "--fixed-schedule are not supported");
+                              "a multi-turn dataset runs as conversations, started by "
+                              "--concurrency N users or at --request-rate R; --fixed-schedule "
+                              "replays single requests");
     if (o->shard.count > 1)
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "a multi-turn dataset cannot be split with --shard yet: run its "

@@ -475,10 +475,30 @@ static int64_t users_next_ready(const direct_worker *w, int exhausted) {
     return t;
 }
 
-/* Closed loop over conversations: each ready user sends its next turn (or its close). */
+/* Open loop over conversations: a user waiting for an arrival (none in a closed loop). */
+static direct_user *user_idle(direct_worker *w) {
+    if (w->eng->opt->arrival == DIRECT_ARRIVAL_CLOSED) return NULL;
+    for (size_t i = 0; i < w->n_users; i++)
+        if (!w->users[i].active && w->users[i].ready_ns == DIRECT_NO_DEADLINE) return &w->users[i];
+    return NULL;
+}
+
+/* Conversations: in a closed loop each user goes from one conversation to the next; in an
+ * open loop (--request-rate) each arrival starts one on an idle user, whose first turn is
+ * intended for the arrival, and a user whose conversation ended waits for the next arrival.
+ * Then each ready user sends its next turn (or its close). */
 static int start_turns(direct_worker *w, int64_t now, int *exhausted) {
     direct_engine *eng = w->eng;
+    int open = eng->opt->arrival != DIRECT_ARRIVAL_CLOSED;
     int started = 0;
+    while (open && !*exhausted && w->next_arrival <= now && w->next_arrival < eng->issue_end_ns) {
+        direct_user *u = user_idle(w);
+        if (!u) break; /* every user is in a conversation: the arrival waits, and is late */
+        direct_lag_add(&w->timer_lag, now - w->next_arrival);
+        user_begin(w, u);
+        u->ready_ns = w->next_arrival;
+        w->next_arrival = direct_arrivals_next(&w->arrivals);
+    }
     for (size_t i = 0; i < w->n_users && started < DIRECT_STARTS_PER_PASS; i++) {
         direct_user *u = &w->users[i];
         if (u->ready_ns > now) continue;
@@ -490,6 +510,10 @@ static int start_turns(direct_worker *w, int64_t now, int *exhausted) {
                 u->ready_ns = DIRECT_NO_DEADLINE;
                 continue;
             }
+        }
+        if (open && !u->active) {
+            u->ready_ns = DIRECT_NO_DEADLINE; /* idle until an arrival starts a conversation */
+            continue;
         }
         direct_slot *s = slot_acquire(w);
         if (!s) break;
@@ -814,11 +838,14 @@ static void *worker_main(void *arg) {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
 
     if (sessions) {
-        users_reset(w, eng->phase_start_ns); /* every user's first turn: the phase start */
-    } else if (closed) {
+        /* Closed loop: every user's first turn is intended for the phase start; open loop:
+         * users wait for arrivals. */
+        users_reset(w, closed ? eng->phase_start_ns : DIRECT_NO_DEADLINE);
+    }
+    if (closed && !sessions) {
         /* Every slot's first request is intended for the phase start. */
         for (size_t i = 0; i < w->max_slots; i++) pending_push(w, eng->phase_start_ns);
-    } else {
+    } else if (!closed) {
         direct_arrivals_init(&w->arrivals, o->arrival, o->request_rate, w->id, eng->n_workers,
                              eng->phase_start_ns, o->seed + (uint64_t)eng->phase * 7919u);
         if (o->arrival == DIRECT_ARRIVAL_FIXED)
@@ -879,19 +906,21 @@ static void *worker_main(void *arg) {
 
         int64_t wake = w->curl_deadline;
         int has_slot = w->n_busy < w->max_slots;
+        /* An arrival can start when a connection is free (and, for conversations, a user). */
+        int can_arrive = has_slot && (!sessions || closed || user_idle(w));
         /* A due arrival waits for a slot, not for a timer: no spinning while all are busy. */
-        if (has_slot && w->next_arrival < wake) wake = w->next_arrival;
+        if (can_arrive && w->next_arrival < wake) wake = w->next_arrival;
         if (has_slot && user_ready < wake) wake = user_ready;
         if (w->grace_deadline < wake) wake = w->grace_deadline;
         if (!w->stop_local && eng->issue_end_ns < wake) wake = eng->issue_end_ns;
         now = smfw_now_mono_ns();
         int timeout_ms = 100;
         int more_to_start =
-            !w->stop_local && has_slot &&
-            (w->pend_len > 0 || user_ready <= now ||
-             (!closed && w->next_arrival <= now && w->next_arrival < eng->issue_end_ns));
-        /* The next arrival, if a slot is free for it: woken for early (see note_timer_wake). */
-        int64_t send_at = has_slot && !w->stop_local ? w->next_arrival : DIRECT_NO_DEADLINE;
+            !w->stop_local && ((has_slot && (w->pend_len > 0 || user_ready <= now)) ||
+                               (can_arrive && !closed && w->next_arrival <= now &&
+                                w->next_arrival < eng->issue_end_ns));
+        /* The next arrival, if it can start: woken for early (see note_timer_wake). */
+        int64_t send_at = can_arrive && !w->stop_local ? w->next_arrival : DIRECT_NO_DEADLINE;
         int spinning = 0;
         if (wake <= now || more_to_start) {
             timeout_ms = 0;

@@ -254,8 +254,15 @@ smfw_status direct_write_summary(const char *dir, const smfw_results *r, const d
     if (in->target) fprintf(f, "target:        %s\n", in->target);
     fprintf(f, "payload:       %s, %s\n", in->endpoint_type ? in->endpoint_type : "?",
             o->streaming ? "streaming" : "not streaming");
-    if (o->arrival == DIRECT_ARRIVAL_CLOSED)
+    if (o->arrival == DIRECT_ARRIVAL_CLOSED && o->sessions)
+        fprintf(f, "load:          closed loop, %lld users, each a conversation after another",
+                (long long)o->concurrency);
+    else if (o->arrival == DIRECT_ARRIVAL_CLOSED)
         fprintf(f, "load:          closed loop, concurrency %lld", (long long)o->concurrency);
+    else if (o->sessions)
+        fprintf(f, "load:          open loop, %.3f conversations/s started (%s)%s", o->request_rate,
+                o->arrival == DIRECT_ARRIVAL_POISSON ? "poisson" : "constant",
+                o->max_concurrency ? ", capped" : "");
     else if (o->arrival == DIRECT_ARRIVAL_FIXED)
         fprintf(f, "load:          fixed schedule (the dataset's send times, speedup %g)%s",
                 o->schedule_speedup, o->max_concurrency ? ", capped" : "");
@@ -263,7 +270,8 @@ smfw_status direct_write_summary(const char *dir, const smfw_results *r, const d
         fprintf(f, "load:          open loop, %.3f requests/s (%s)%s", o->request_rate,
                 o->arrival == DIRECT_ARRIVAL_POISSON ? "poisson" : "constant",
                 o->max_concurrency ? ", capped" : "");
-    if (o->request_count) fprintf(f, ", %lld requests", (long long)o->request_count);
+    if (o->request_count)
+        fprintf(f, ", %lld %s", (long long)o->request_count, o->sessions ? "turns" : "requests");
     if (o->duration_s > 0) fprintf(f, ", %.1f s", o->duration_s);
     if (o->warmup_request_count || o->warmup_duration_s > 0) fprintf(f, " after a warm-up");
     fputc('\n', f);

@@ -16,6 +16,8 @@
 #     answered 400 ValidationError, recorded as that error on the second turn.
 #  3. An OpenAI-compatible server (--url) with --session-header: one id per
 #     conversation on every turn, the history growing the same way.
+#  4. Conversations started at --request-rate (open loop), with and without a cap on
+#     the users (--max-concurrency 1: an arrival waits, and its lateness is recorded).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/test_direct_lib.bash"
@@ -198,6 +200,54 @@ for key, turns in by_key.items():
 assert len(sids) >= 4, sids  # 9 turns of 3-turn conversations on 2 users: a 4th one begins
 assert sum(len(t) == 3 for t in by_key.values()) >= 2, {k: len(t) for k, t in by_key.items()}
 print("openai sessions:", sorted(sids))
+PY
+# 4. Conversations started at a rate (open loop): each arrival of --request-rate starts one on
+#    an idle user, its first turn intended for the arrival; later turns follow the answers. With
+#    --max-concurrency 1 one conversation at a time: an arrival waits for the user, and its
+#    first turn's record keeps the lateness (schedule_lag).
+start_mock --ttft-ms 5 --itl-ms 1 --ground-truth "$work/gt4.jsonl"
+for cap in "" 1; do
+    rc=$(run_direct "$work/s4$cap" --dataset custom --dataset-file "$work/conv.jsonl" \
+        --request-rate 20 --arrival constant --request-count 12 --turn-delay 10ms \
+        ${cap:+--max-concurrency $cap})
+    [ "$rc" = 0 ] || { echo "smfw exited $rc"; cat "$work/s4$cap.log"; exit 1; }
+    grep -q "open loop, 20.000 conversations/s started (constant)" "$work/s4$cap/benchmark_summary.txt" ||
+        { echo "the summary does not say conversations start at the rate"; cat "$work/s4$cap/benchmark_summary.txt"; exit 1; }
+done
+stop_mock
+"$SMFW_PYTHON" - "$work/s4" "$work/s41" <<'PY'
+import collections, json, sys
+def sessions(d):
+    by = collections.defaultdict(list)
+    for l in open(d + "/profile_export.jsonl"):
+        r = json.loads(l)
+        assert "error" not in r, r["error"]
+        md = r["metadata"]
+        by[md["x_correlation_id"]].append((md["turn_index"], md, r["smfw"]["metrics"]))
+    for v in by.values():
+        v.sort(key=lambda t: t[0])
+    return sorted(by.values(), key=lambda v: v[0][1]["credit_issued_ns"])
+free, capped = sessions(sys.argv[1]), sessions(sys.argv[2])
+# --request-count counts turns: with free users the 12 are shared by the conversations that
+# arrivals started (a later one is cut when the budget is spent); one user finishes each.
+for ses in (free, capped):
+    turns = [[t[0] for t in v] for v in ses]
+    assert all(t == list(range(len(t))) for t in turns) and sum(map(len, turns)) == 12, turns
+    assert ses is free or turns == [[0, 1, 2]] * 4, turns
+    for v in ses:  # a later turn waits for the answer before it, plus the delay
+        for a, b in zip(v, v[1:]):
+            assert b[1]["request_start_ns"] >= a[1]["request_end_ns"] + 10e6 * (b[0] == 1), (a[1], b[1])
+# free users: conversation k's first turn is intended for arrival k, 1/20 s apart
+starts = [v[0][1]["credit_issued_ns"] for v in free]
+gaps = [(b - a) / 1e6 for a, b in zip(starts, starts[1:])]
+assert all(abs(g - 50.0) < 0.01 for g in gaps), gaps
+# one user: conversations one after another; an arrival that found it busy is sent late
+for a, b in zip(capped, capped[1:]):
+    assert b[0][1]["request_start_ns"] >= a[-1][1]["request_end_ns"], "conversations overlapped"
+lag = [v[0][2]["schedule_lag"]["value"] for v in capped[1:]]
+assert all(x > 20 for x in lag), lag  # a 3-turn conversation takes > 70 ms, arrivals 50 ms apart
+print("conversations at a rate: first-turn gaps", [round(g, 3) for g in gaps],
+      "ms; one user: first turns sent", [round(x, 1) for x in lag], "ms late")
 PY
 [ "$timing" = ok ] || { echo "not measured: per-turn timing missed on a busy machine"; exit 77; }
 echo "ok"
