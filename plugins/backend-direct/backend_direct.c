@@ -31,6 +31,7 @@
 #include "options.h"
 #include "outputs.h"
 #include "payload.h"
+#include "retemplate.h"
 #include "preflight.h"
 #include "selfcheck.h"
 #include "start_barrier.h"
@@ -316,8 +317,25 @@ static smfw_status build_payloads(const direct_options *o, smfw_tokenizer *tok,
                 direct_rng_normal(&rng, o->output_tokens_mean, o->output_tokens_stddev));
         if (budget < 1 && o->output_tokens_mean > 0) budget = 1;
         json_t *body = NULL;
-        if (raw) {
+        char *prompt = NULL; /* a captured body's prompt, when it is re-templated */
+        if (raw && o->endpoint_type_set) {
+            char where[64];
+            snprintf(where, sizeof where, "capture entry %zu", (order ? order[i] : i) + 1);
+            direct_endpoint_type was;
+            st = direct_capture_prompt(pr->text, pr->text_len, where, &was, &prompt, err);
+            if (st != SMFW_OK) break;
+            if (was == o->endpoint_type) {
+                free(prompt); /* already of that type: as captured */
+                prompt = NULL;
+            }
+        }
+        if (raw && !prompt) {
             st = raw_payload(&p[i], pr, budget, &body, err);
+        } else if (prompt) {
+            st = direct_payload_build_json(&cfg, prompt, NULL, budget, &body, err);
+            free(prompt);
+            if (st != SMFW_OK) break;
+            st = direct_payload_fill(&p[i], body, budget, err);
         } else {
             st = direct_payload_build_json(&cfg, pr->text ? pr->text : "", pr->role, budget, &body,
                                            err);

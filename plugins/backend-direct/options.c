@@ -203,6 +203,7 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
                               "--target-container-hostname address a SageMaker endpoint; they "
                               "cannot be used with --url");
 
+    o->endpoint_type_set = was_set(own, "endpoint_type");
     const char *et = smfw_settings_get(own, "endpoint_type");
     if (!et) et = "";
     if (direct_endpoint_type_parse(et, &o->endpoint_type) != 0)

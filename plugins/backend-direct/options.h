@@ -37,6 +37,8 @@ typedef struct direct_options {
     size_t n_headers;
     /* payload */
     direct_endpoint_type endpoint_type;
+    int endpoint_type_set; /* --endpoint-type given: a capture's bodies of another type are
+                              re-templated (retemplate.h) */
     char *model;
     char *tokenizer; /**< [run] tokenizer: counts ISL and OSL when set (NULL = usage/chunks) */
     int streaming;
