@@ -271,8 +271,8 @@ done:
 
 const smfw_command smfw_command_merge = {
     "merge", "one run's exact aggregates from the records of several result folders (shards)",
-    "Usage: smfw merge DIR...|s3://BUCKET/PREFIX/ -o OUT [--allow-partial] [--allow-mismatch] "
-    "[--allow-incomplete]\n"
+    "Usage: smfw merge DIR...|s3://BUCKET/PREFIX/ -o OUT|s3://BUCKET/PREFIX2 [--allow-partial]\n"
+    "                  [--allow-mismatch] [--allow-incomplete]\n"
     "                  [--allow-start-spread] [--goodput TAG:VALUE] [--report LIST]\n\n"
     "Recomputes every AIPerf metric and percentile from the per-request records\n"
     "(profile_export.jsonl) of the given folders: the shards of one test driven from several\n"
@@ -286,5 +286,7 @@ const smfw_command smfw_command_merge = {
     "Merging a single folder recomputes that folder's own aggregates. An s3:// prefix\n"
     "(`smfw run -o s3://BUCKET/PREFIX/shard-I`) merges the shard folders under it; a shard\n"
     "killed before its summary needs --allow-incomplete (its record chunks are used).\n"
+    "-o s3://BUCKET/PREFIX2 uploads the merged folder there (a new prefix, not inside the\n"
+    "merged one); `smfw results --s3` shows it.\n"
     "See docs/scaling.md.",
     merge_main};

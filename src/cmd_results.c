@@ -586,7 +586,8 @@ static void take_report_list(smfw_cli *cli, results_opts *o) {
 static int results_main(int argc, char **argv) {
     static const smfw_cli_option extra[] = {
         {"job", required_argument, 0, "NAME", "a managed benchmark job (downloads its bundle)"},
-        {"s3", required_argument, 0, "S3URI", "a bundle tarball, or the S3 prefix holding one"},
+        {"s3", required_argument, 0, "S3URI",
+         "a run folder smfw wrote to S3, a bundle tarball, or the S3 prefix holding one"},
         {"local", required_argument, 0, "DIR",
          "a local bundle, direct-run output or concurrency-list bundle (works offline)"},
         {"report", optional_argument, 0, "[=LIST]",
@@ -771,7 +772,9 @@ const smfw_command smfw_command_results = {
     "run). --local reads a folder offline (an extracted AIPerf bundle or a direct run's\n"
     "output); --job and --s3 download and safely extract the bundle\n"
     "first (into -o DIR or ./smfw-results/<job>-<id>/, reused while the object's bucket, key,\n"
-    "ETag and the job's ARN are the same). Without a source\n"
+    "ETag and the job's ARN are the same). --s3 also reads a run folder smfw wrote to S3\n"
+    "(`smfw run -o s3://...`, `smfw merge -o s3://...`); a prefix holding a run's shards is\n"
+    "merged first with `smfw merge`. Without a source\n"
     "the newest benchmark job of the account and region is shown. Exit 3 when a run failed\n"
     "its validity gate.",
     results_main};

@@ -168,6 +168,8 @@ expect_refusal() { # expect_refusal RC PATTERN COMMAND... : COMMAND exits RC say
 }
 expect_refusal 1 "s3://bench-results/p-merged already holds results" \
     mr merge s3://bench-results/p/ -o s3://bench-results/p-merged
+expect_refusal 2 "cannot write the results to s3://no-such-bucket/m: bucket no-such-bucket" \
+    mr merge s3://bench-results/p/ -o s3://no-such-bucket/m
 expect_refusal 1 "is inside the merged prefix s3://bench-results/p/" \
     mr merge s3://bench-results/p/ -o s3://bench-results/p/merged
 expect_refusal 1 "holds 2 run folders (shard-1, shard-2), the shards of one run" \
