@@ -212,3 +212,25 @@ assert block("res-merged") == block("merged-s3")
 assert any(l.split()[:3] == ["Request", "Count", "(requests)"] and l.split()[3] == "80.00" for l in block("res-merged"))
 print("results --s3: a run folder as --local shows it; the merge written to S3 as computed (80 records)")
 PY
+
+# (6) a run folder's keys are names smfw did not choose: a nested file comes along, a hidden or
+# control-character component is skipped with a warning, nothing lands outside the folder
+s3py '
+import os
+src = sys.argv[2] + "/local-1"
+for n in ("profile_export_aiperf.json", "profile_export.jsonl"):
+    s3.upload_file(f"{src}/{n}", "bench-results", f"odd/{n}")
+s3.put_object(Bucket="bench-results", Key="odd/plots/ttft.png", Body=b"png")
+s3.put_object(Bucket="bench-results", Key="odd/.hidden/x", Body=b"no")
+s3.put_object(Bucket="bench-results", Key="odd/sub/\x1b]0;t\x07", Body=b"no")
+' "$work"
+(cd "$work" && mr results --s3 s3://bench-results/odd -o res-odd > res-odd.out 2> res-odd.err) ||
+    { cat "$work/res-odd.out" "$work/res-odd.err"; exit 1; }
+[ "$(cat "$work/res-odd/plots/ttft.png")" = png ] || { echo "FAIL: nested file not fetched"; exit 1; }
+[ "$(grep -c "not a plain file name below the run folder; skipped" "$work/res-odd.err")" -eq 2 ] ||
+    { cat "$work/res-odd.err"; exit 1; }
+grep -q $'\x1b' "$work/res-odd.err" "$work/res-odd.out" && { echo "FAIL: a raw ESC reached the terminal"; exit 1; }
+[ "$(cd "$work/res-odd" && find . -mindepth 1 | sort | tr '\n' ' ')" = \
+    "./plots ./plots/ttft.png ./profile_export.jsonl ./profile_export_aiperf.json ./source.json " ] ||
+    { echo "FAIL: fetched $(cd "$work/res-odd" && find . | tr '\n' ' ')"; exit 1; }
+echo "results --s3 of a folder with odd keys: nested file fetched, 2 skipped"
