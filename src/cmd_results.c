@@ -774,7 +774,7 @@ const smfw_command smfw_command_results = {
     "first (into -o DIR or ./smfw-results/<job>-<id>/, reused while the object's bucket, key,\n"
     "ETag and the job's ARN are the same). --s3 also reads a run folder smfw wrote to S3\n"
     "(`smfw run -o s3://...`, `smfw merge -o s3://...`); a prefix holding a run's shards is\n"
-    "merged first with `smfw merge`. Without a source\n"
+    "refused: merge them first (`smfw merge s3://... -o s3://...`). Without a source\n"
     "the newest benchmark job of the account and region is shown. Exit 3 when a run failed\n"
     "its validity gate.",
     results_main};
