@@ -13,6 +13,7 @@
 #include <smfw/log.h>
 #include <smfw/results_s3.h>
 #include <smfw/shard.h>
+#include <smfw/untrusted.h>
 
 int smfw_results_s3_is_uri(const char *location) {
     return location && strncmp(location, "s3://", 5) == 0;
@@ -207,10 +208,11 @@ smfw_status smfw_results_s3_mirror_start(const smfw_config *cfg, const char *uri
     return SMFW_OK;
 }
 
-/* Upload every regular file under dir/rel (recursively) under the prefix. */
-static smfw_status upload_tree(smfw_results_s3_mirror *m, const char *rel, smfw_error *err) {
+/* Upload every regular file under dir/rel (recursively) under s3://bucket/prefix. */
+static smfw_status upload_tree(smfw_aws_client *c, const char *bucket, const char *prefix,
+                               const char *dir, const char *rel, smfw_error *err) {
     char path[4200];
-    snprintf(path, sizeof path, "%s%s%s", m->dir, rel[0] ? "/" : "", rel);
+    snprintf(path, sizeof path, "%s%s%s", dir, rel[0] ? "/" : "", rel);
     DIR *d = opendir(path);
     if (!d) return smfw_error_set(err, SMFW_ERR_IO, "cannot open %s: %s", path, strerror(errno));
     smfw_status st = SMFW_OK;
@@ -219,14 +221,14 @@ static smfw_status upload_tree(smfw_results_s3_mirror *m, const char *rel, smfw_
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
         char sub[4200], file[8500], key[5300];
         snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
-        snprintf(file, sizeof file, "%s/%s", m->dir, sub);
+        snprintf(file, sizeof file, "%s/%s", dir, sub);
         struct stat sb;
         if (lstat(file, &sb) != 0) continue;
         if (S_ISDIR(sb.st_mode))
-            st = upload_tree(m, sub, err);
+            st = upload_tree(c, bucket, prefix, dir, sub, err);
         else if (S_ISREG(sb.st_mode)) {
-            key_for(m, sub, key, sizeof key);
-            st = smfw_aws_s3_put_object_file(m->client, m->bucket, key, file, NULL, err);
+            snprintf(key, sizeof key, "%s%s%s", prefix, prefix[0] ? "/" : "", sub);
+            st = smfw_aws_s3_put_object_file(c, bucket, key, file, NULL, err);
         }
     }
     closedir(d);
@@ -243,7 +245,8 @@ smfw_status smfw_results_s3_mirror_finish(smfw_results_s3_mirror *m, smfw_error 
     m->started = 0;
     smfw_status st = send_chunk(m, 1, err);
     struct stat sb;
-    if (st == SMFW_OK && stat(m->dir, &sb) == 0) st = upload_tree(m, "", err);
+    if (st == SMFW_OK && stat(m->dir, &sb) == 0)
+        st = upload_tree(m->client, m->bucket, m->prefix, m->dir, "", err);
     if (st == SMFW_OK)
         SMFW_LOG_INFO("s3", "results uploaded to s3://%s/%s/ (%u record chunks)", m->bucket,
                       m->prefix, m->chunk_no);
@@ -430,4 +433,191 @@ done:
     *parts = out;
     *n_parts = n;
     return SMFW_OK;
+}
+
+/* ---- one run folder: `smfw merge -o s3://...`, `smfw results --s3` ---- */
+
+static int first_key(const smfw_aws_s3_object *o, void *user) {
+    snprintf(user, 1025, "%s", o->key);
+    return 1; /* one is enough */
+}
+
+smfw_status smfw_results_s3_put_dir(const smfw_config *cfg, const char *local_dir, const char *uri,
+                                    smfw_error *err) {
+    char bucket[256], prefix[1024], list_prefix[1030], taken[1025] = "";
+    smfw_status st = split_uri(uri, bucket, sizeof bucket, prefix, sizeof prefix, err);
+    if (st == SMFW_OK && !prefix[0])
+        st = smfw_error_set(err, SMFW_ERR_USAGE,
+                            "%s names no folder in the bucket (e.g. s3://%s/run-7-merged)", uri,
+                            bucket);
+    if (st != SMFW_OK) return st;
+    snprintf(list_prefix, sizeof list_prefix, "%s/", prefix);
+    smfw_aws_client *c = NULL;
+    st = client_for(cfg, &c, err);
+    if (st == SMFW_OK) {
+        st = smfw_aws_s3_head_bucket(c, bucket, NULL, err);
+        if (st != SMFW_OK) {
+            char why[sizeof err->message];
+            snprintf(why, sizeof why, "%s", err->message);
+            smfw_error_set(err, st, "cannot write the results to %s: bucket %s: %s", uri, bucket,
+                           why);
+        }
+    }
+    /* Results are never overwritten, in S3 as in a local folder. */
+    if (st == SMFW_OK) st = smfw_aws_s3_list_objects(c, bucket, list_prefix, first_key, taken, err);
+    if (st == SMFW_OK && taken[0])
+        st = smfw_error_set(err, SMFW_ERR_CONFIG,
+                            "%s already holds results (s3://%s/%s, ...); results are never "
+                            "overwritten: give a new prefix",
+                            uri, bucket, taken);
+    if (st == SMFW_OK && local_dir) {
+        st = upload_tree(c, bucket, prefix, local_dir, "", err);
+        if (st == SMFW_OK) SMFW_LOG_INFO("s3", "results uploaded to s3://%s/%s/", bucket, prefix);
+    }
+    smfw_aws_client_free(c);
+    return st;
+}
+
+typedef struct run_listing {
+    listed l;
+    char summary_key[1100], records_key[1100];
+    char summary_etag[130], records_etag[130];
+} run_listing;
+
+static int collect_run_key(const smfw_aws_s3_object *o, void *user) {
+    run_listing *r = user;
+    if (strcmp(o->key, r->summary_key) == 0)
+        snprintf(r->summary_etag, sizeof r->summary_etag, "%s", o->etag);
+    if (strcmp(o->key, r->records_key) == 0)
+        snprintf(r->records_etag, sizeof r->records_etag, "%s", o->etag);
+    return collect_key(o, &r->l);
+}
+
+/* A key's name below the folder becomes a local path: every component a plain, visible name. */
+static int safe_rel(const char *rel) {
+    for (const char *p = rel;;) {
+        const char *slash = strchr(p, '/');
+        size_t len = slash ? (size_t)(slash - p) : strlen(p);
+        if (!len || p[0] == '.') return 0;
+        for (size_t i = 0; i < len; i++)
+            if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f) return 0;
+        if (!slash) return 1;
+        p = slash + 1;
+    }
+}
+
+static int is_run_file(const char *name) {
+    return strcmp(name, "profile_export_aiperf.json") == 0 || strcmp(name, "shard.txt") == 0 ||
+           is_chunk(name);
+}
+
+/* The folders below the prefix that are runs themselves (the shards of a run). */
+static size_t run_folders_below(const listed *l, size_t plen, char *names, size_t size,
+                                int *has_tarball) {
+    size_t n = 0;
+    const char *last = NULL;
+    size_t last_len = 0;
+    names[0] = '\0';
+    for (size_t i = 0; i < l->n; i++) {
+        const char *rel = l->keys[i] + plen, *slash = strchr(rel, '/');
+        size_t kl = strlen(l->keys[i]);
+        if (kl >= 13 && strcmp(l->keys[i] + kl - 13, "output.tar.gz") == 0) *has_tarball = 1;
+        if (!slash || slash == rel || !is_run_file(slash + 1)) continue;
+        size_t len = (size_t)(slash - rel);
+        if (last && len == last_len && strncmp(rel, last, len) == 0) continue;
+        last = rel;
+        last_len = len;
+        if (n < 3) {
+            size_t used = strlen(names);
+            snprintf(names + used, size - used, "%s%.*s", n ? ", " : "", (int)len, rel);
+        }
+        n++;
+    }
+    return n;
+}
+
+smfw_status smfw_results_s3_fetch_run(const smfw_config *cfg, const char *uri,
+                                      const char *local_dir, char *fingerprint, size_t fp_size,
+                                      smfw_error *err) {
+    char bucket[256], prefix[1024], list_prefix[1030];
+    smfw_status st = split_uri(uri, bucket, sizeof bucket, prefix, sizeof prefix, err);
+    if (st != SMFW_OK) return st;
+    snprintf(list_prefix, sizeof list_prefix, "%s%s", prefix, prefix[0] ? "/" : "");
+    size_t plen = strlen(list_prefix);
+    run_listing r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.summary_key, sizeof r.summary_key, "%sprofile_export_aiperf.json", list_prefix);
+    snprintf(r.records_key, sizeof r.records_key, "%sprofile_export.jsonl", list_prefix);
+    smfw_aws_client *c = NULL;
+    st = client_for(cfg, &c, err);
+    if (st == SMFW_OK)
+        st = smfw_aws_s3_list_objects(c, bucket, list_prefix, collect_run_key, &r, err);
+    if (st == SMFW_OK && r.l.failed) st = smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    if (st != SMFW_OK) goto done;
+    qsort(r.l.keys, r.l.n, sizeof *r.l.keys, cmp_str);
+    size_t chunks = 0;
+    int have_summary = 0, marker = 0;
+    for (size_t i = 0; i < r.l.n; i++) {
+        const char *rel = r.l.keys[i] + plen;
+        if (strchr(rel, '/')) continue;
+        if (strcmp(rel, "profile_export_aiperf.json") == 0) have_summary = 1;
+        if (strcmp(rel, "shard.txt") == 0) marker = 1;
+        if (is_chunk(rel)) chunks++;
+    }
+    if (!have_summary) {
+        char names[200];
+        int tarball = 0;
+        size_t below = run_folders_below(&r.l, plen, names, sizeof names, &tarball);
+        const char *cut = strrchr(prefix, '/');
+        int parent_len = cut ? (int)(cut - prefix) + 1 : 0;
+        if (chunks || marker)
+            st = smfw_error_set(err, SMFW_ERR_CONFIG,
+                                "%s holds %zu record chunks but no final summary "
+                                "(profile_export_aiperf.json): that run did not finish; `smfw "
+                                "merge s3://%s/%.*s --allow-incomplete -o DIR` merges the records "
+                                "its chunks hold",
+                                uri, chunks, bucket, parent_len, prefix);
+        else if (below && !tarball)
+            st = smfw_error_set(err, SMFW_ERR_CONFIG,
+                                "%s holds %zu run folders (%s%s), the shards of one run, not a "
+                                "run: merge them first (`smfw merge s3://%s/%s -o "
+                                "s3://%s/%s-merged`, then `smfw results --s3 s3://%s/%s-merged`), "
+                                "or name one shard's folder",
+                                uri, below, names, below > 3 ? ", ..." : "", bucket, list_prefix,
+                                bucket, prefix[0] ? prefix : "run", bucket,
+                                prefix[0] ? prefix : "run");
+        else
+            st = smfw_error_set(err, SMFW_ERR_NOT_FOUND,
+                                "no run folder (profile_export_aiperf.json) under s3://%s/%s",
+                                bucket, list_prefix);
+        goto done;
+    }
+    if (fingerprint) snprintf(fingerprint, fp_size, "%s %s", r.summary_etag, r.records_etag);
+    for (size_t i = 0; local_dir && i < r.l.n && st == SMFW_OK; i++) {
+        const char *rel = r.l.keys[i] + plen;
+        /* The chunks were profile_export.jsonl's pieces, shard.txt its placeholder. */
+        if (!strchr(rel, '/') && (is_chunk(rel) || strcmp(rel, "shard.txt") == 0)) continue;
+        if (!safe_rel(rel)) {
+            char shown[300];
+            SMFW_LOG_WARN("s3", "s3://%s/%s: not a plain file name below the run folder; skipped",
+                          bucket, smfw_term_escape(r.l.keys[i], shown, sizeof shown));
+            continue;
+        }
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", local_dir, rel);
+        char *slash = strrchr(path, '/');
+        if (strchr(rel, '/')) {
+            *slash = '\0';
+            if (smfw_mkdir_p(path, 0755, NULL) != 0)
+                st =
+                    smfw_error_set(err, SMFW_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+            *slash = '/';
+        }
+        if (st == SMFW_OK) st = smfw_aws_s3_get_object_file(c, bucket, r.l.keys[i], path, err);
+    }
+done:
+    for (size_t i = 0; i < r.l.n; i++) free(r.l.keys[i]);
+    free(r.l.keys);
+    smfw_aws_client_free(c);
+    return st;
 }

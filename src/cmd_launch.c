@@ -263,6 +263,16 @@ static int launch_main(int argc, char **argv) {
                  p.shards);
         goto done;
     }
+    /* Pods and Batch children get one argument list: every shard would write the same
+     * objects (records-000001.jsonl, the final files) over the others'. */
+    if (engine != ENGINE_SLURM && output && strncmp(output, "s3://", 5) == 0) {
+        smfw_log(SMFW_LOG_ERROR, NULL,
+                 "-o %s: the %s definition gives every shard the same -o, so all would write "
+                 "the same S3 objects; not supported yet (the Slurm script writes each task to "
+                 "%s/shard-I): give a folder and collect the shards' folders",
+                 output, engine == ENGINE_KUBERNETES ? "Kubernetes" : "Batch", output);
+        goto done;
+    }
     char start[64], default_name[64], default_image[64], default_out[128];
     if (resolve_start(start_s, start, sizeof start)) goto done;
     if (!name) {

@@ -7,6 +7,7 @@
 #include <smfw/log.h>
 #include <smfw/merge.h>
 #include <smfw/results_s3.h>
+#include <smfw/untrusted.h>
 
 #include "commands.h"
 
@@ -60,6 +61,23 @@ static void adopt_identity(smfw_results **parts, const smfw_results_s3_part *s3,
     }
 }
 
+/* A new folder $TMPDIR/NAME-XXXXXX (/tmp without TMPDIR) into path; 0, or -1. */
+static int make_tmp(const char *name, char *path, size_t size) {
+    const char *t = getenv("TMPDIR");
+    snprintf(path, size, "%s/%s-XXXXXX", t && *t ? t : "/tmp", name);
+    if (mkdtemp(path)) return 0;
+    path[0] = '\0';
+    return -1;
+}
+
+/* 1 when s3://b/p/x (the output) is s3://b/p itself or lies below it (trailing '/' ignored). */
+static int s3_under(const char *out, const char *in) {
+    size_t ol = strlen(out), il = strlen(in);
+    while (ol && out[ol - 1] == '/') ol--;
+    while (il && in[il - 1] == '/') il--;
+    return ol >= il && strncmp(out, in, il) == 0 && (ol == il || out[il] == '/');
+}
+
 static int merge_main(int argc, char **argv) {
     smfw_merge_options o;
     memset(&o, 0, sizeof o);
@@ -92,9 +110,44 @@ static int merge_main(int argc, char **argv) {
     const char **dirs = calloc(n, sizeof *dirs), **labels = NULL;
     smfw_results_s3_part *s3_parts = NULL;
     size_t n_s3 = 0;
-    char tmp_root[4096] = "";
+    char tmp_root[4096] = "", out_root[4096] = "", out_local[4200];
+    /* -o s3://...: the merged folder is made in a temporary one, then uploaded. */
+    const char *out_s3 = smfw_results_s3_is_uri(out_arg) ? out_arg : NULL;
     rc = 1;
     if (!dirs) goto done;
+    if (out_s3 && n == 1 && smfw_results_s3_is_uri(cli.positional[0]) &&
+        s3_under(out_s3, cli.positional[0])) {
+        const char *in = cli.positional[0];
+        int il = (int)strlen(in);
+        while (il > 5 && in[il - 1] == '/') il--;
+        smfw_log(SMFW_LOG_ERROR, NULL,
+                 "-o %s is inside the merged prefix %s: a later merge of that prefix would take "
+                 "the merged run for one more shard; write it beside the shards (e.g. "
+                 "%.*s-merged)",
+                 out_s3, in, il, in);
+        goto done;
+    }
+    if (out_s3) {
+        if (smfw_results_s3_put_dir(cli.cfg, NULL, out_s3, &err) != SMFW_OK) {
+            rc = smfw_cli_fail(&err);
+            goto done;
+        }
+        if (make_tmp("smfw-merge-out", out_root, sizeof out_root) != 0) {
+            smfw_log(SMFW_LOG_ERROR, NULL, "cannot create a temporary folder for %s", out_s3);
+            goto done;
+        }
+        /* The local folder is named as the prefix's last part (the run name of the reports). */
+        char leaf[1100];
+        snprintf(leaf, sizeof leaf, "%s", out_s3 + 5);
+        size_t len = strlen(leaf);
+        while (len && leaf[len - 1] == '/') leaf[--len] = '\0';
+        const char *b = strrchr(leaf, '/');
+        char run_name[256];
+        snprintf(run_name, sizeof run_name, "%s", b && b[1] ? b + 1 : "merged");
+        smfw_path_component_sanitize(run_name);
+        snprintf(out_local, sizeof out_local, "%s/%s", out_root, run_name);
+        out_arg = out_local;
+    }
     for (size_t i = 0; i < n; i++) {
         if (!smfw_results_s3_is_uri(cli.positional[i])) {
             dirs[i] = cli.positional[i];
@@ -107,10 +160,7 @@ static int merge_main(int argc, char **argv) {
                      cli.positional[i]);
             goto done;
         }
-        const char *t = getenv("TMPDIR");
-        snprintf(tmp_root, sizeof tmp_root, "%s/smfw-merge-XXXXXX", t && *t ? t : "/tmp");
-        if (!mkdtemp(tmp_root)) {
-            tmp_root[0] = '\0';
+        if (make_tmp("smfw-merge", tmp_root, sizeof tmp_root) != 0) {
             smfw_log(SMFW_LOG_ERROR, NULL, "cannot create a temporary folder for %s",
                      cli.positional[i]);
             goto done;
@@ -185,13 +235,23 @@ static int merge_main(int argc, char **argv) {
         rc = smfw_cli_fail(&err);
         goto done;
     }
+    if (out_s3 && smfw_results_s3_put_dir(cli.cfg, out_dir, out_s3, &err) != SMFW_OK) {
+        char why[sizeof err.message];
+        snprintf(why, sizeof why, "%s", err.message);
+        smfw_error_set(&err, err.status, "uploading the merged run to %s: %s (kept in %s)", out_s3,
+                       why, out_dir);
+        out_root[0] = '\0'; /* kept */
+        rc = smfw_cli_fail(&err);
+        goto done;
+    }
+    const char *shown = out_s3 ? out_s3 : out_dir;
     if (cli.verbosity >= 0) {
         smfw_run_summary_options so = {0};
         so.description = rep.description;
-        so.results_dir = out_dir;
+        so.results_dir = shown;
         smfw_run_summary_print(stdout, merged, &so);
     } else
-        printf("%s\n", out_dir); /* -q: scripts still find the folder, as after `smfw run` */
+        printf("%s\n", shown); /* -q: scripts still find the folder, as after `smfw run` */
     rc = 0;
 done:
     smfw_results_free(merged);
@@ -202,6 +262,7 @@ done:
     free(dirs);
     free(s3_parts);
     if (tmp_root[0]) smfw_remove_tree(tmp_root, NULL);
+    if (out_root[0]) smfw_remove_tree(out_root, NULL);
     free(slos);
     free(out_dir);
     smfw_cli_cleanup(&cli);
@@ -210,8 +271,8 @@ done:
 
 const smfw_command smfw_command_merge = {
     "merge", "one run's exact aggregates from the records of several result folders (shards)",
-    "Usage: smfw merge DIR...|s3://BUCKET/PREFIX/ -o OUT [--allow-partial] [--allow-mismatch] "
-    "[--allow-incomplete]\n"
+    "Usage: smfw merge DIR...|s3://BUCKET/PREFIX/ -o OUT|s3://BUCKET/PREFIX2 [--allow-partial]\n"
+    "                  [--allow-mismatch] [--allow-incomplete]\n"
     "                  [--allow-start-spread] [--goodput TAG:VALUE] [--report LIST]\n\n"
     "Recomputes every AIPerf metric and percentile from the per-request records\n"
     "(profile_export.jsonl) of the given folders: the shards of one test driven from several\n"
@@ -225,5 +286,7 @@ const smfw_command smfw_command_merge = {
     "Merging a single folder recomputes that folder's own aggregates. An s3:// prefix\n"
     "(`smfw run -o s3://BUCKET/PREFIX/shard-I`) merges the shard folders under it; a shard\n"
     "killed before its summary needs --allow-incomplete (its record chunks are used).\n"
+    "-o s3://BUCKET/PREFIX2 uploads the merged folder there (a new prefix, not inside the\n"
+    "merged one); `smfw results --s3` shows it.\n"
     "See docs/scaling.md.",
     merge_main};

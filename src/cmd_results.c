@@ -23,6 +23,7 @@
 #include <smfw/aws.h>
 #include <smfw/bundle_read.h>
 #include <smfw/log.h>
+#include <smfw/results_s3.h>
 #include <smfw/untrusted.h>
 
 #include "commands.h"
@@ -361,8 +362,10 @@ static smfw_status resolve_bundle(smfw_aws_client *c, const char *uri, const cha
     st = smfw_aws_s3_list_objects(c, bucket, key, pick_tarball, &p, err);
     if (st != SMFW_OK) return st;
     if (!p.key[0])
-        return smfw_error_set(err, SMFW_ERR_NOT_FOUND, "no output.tar.gz under s3://%s/%s", bucket,
-                              key);
+        return smfw_error_set(err, SMFW_ERR_NOT_FOUND,
+                              "no output.tar.gz under s3://%s/%s (nor a run folder smfw wrote: "
+                              "profile_export_aiperf.json)",
+                              bucket, key);
     if (p.count > 1 && !p.matches_job)
         SMFW_LOG_WARN("results",
                       "%d bundles under s3://%s/%s and none names the job; using the newest, %s",
@@ -450,7 +453,22 @@ static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, c
         }
     }
     char bucket[256] = "", key[1025] = "";
-    if (st == SMFW_OK)
+    /* A run folder smfw wrote (`run -o s3://...`, `merge -o s3://...`) before a tarball. */
+    char run_etags[300] = "";
+    int run_folder = 0;
+    size_t ul = strlen(uri);
+    if (st == SMFW_OK && o->s3 && !(ul > 7 && strcmp(uri + ul - 7, ".tar.gz") == 0)) {
+        smfw_status rs =
+            smfw_results_s3_fetch_run(cfg, uri, NULL, run_etags, sizeof run_etags, err);
+        if (rs == SMFW_OK) {
+            run_folder = 1;
+            st = smfw_aws_s3_uri_split(uri, bucket, sizeof bucket, key, sizeof key, err);
+            /* s3://b/p and s3://b/p/ are one folder, one cache entry */
+            for (size_t l = strlen(key); l && key[l - 1] == '/'; l--) key[l - 1] = '\0';
+        } else if (rs != SMFW_ERR_NOT_FOUND)
+            st = rs;
+    }
+    if (st == SMFW_OK && !run_folder)
         st = resolve_bundle(c, uri, job, bucket, sizeof bucket, key, sizeof key, err);
     if (st == SMFW_OK) {
         /* The cache key is the object's full identity: a different bundle of the same name
@@ -459,7 +477,10 @@ static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, c
         memset(&head, 0, sizeof head);
         smfw_error herr;
         int have_etag =
-            smfw_aws_s3_head_object(c, bucket, key, &head, &herr) == SMFW_OK && head.etag[0];
+            run_folder
+                ? run_etags[0] && run_etags[0] != ' '
+                : smfw_aws_s3_head_object(c, bucket, key, &head, &herr) == SMFW_OK && head.etag[0];
+        if (run_folder) snprintf(head.etag, sizeof head.etag, "%.129s", run_etags);
         const char *region = "";
         smfw_error rerr;
         if (smfw_aws_client_region(c, &region, &rerr) != SMFW_OK) region = "";
@@ -477,8 +498,12 @@ static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, c
         if (job[0])
             snprintf(name, sizeof name, "%s-%.12s", job, digest);
         else {
-            const char *b = strrchr(uri, '/');
-            snprintf(name, sizeof name, "s3-%s-%.12s", b && b[1] ? b + 1 : "bundle", digest);
+            char leaf[1200];
+            snprintf(leaf, sizeof leaf, "%s", uri);
+            for (size_t l = strlen(leaf); l > 5 && leaf[l - 1] == '/'; l--) leaf[l - 1] = '\0';
+            const char *b = strrchr(leaf, '/');
+            snprintf(name, sizeof name, "s3-%s-%.12s", b && b[1] && b > leaf + 4 ? b + 1 : "bundle",
+                     digest);
             for (char *p = name; *p; p++)
                 if (*p == '.') *p = '-';
             smfw_path_component_sanitize(name);
@@ -490,7 +515,8 @@ static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, c
                  exact && *exact ? "." : name);
         char prev_bundle[4300];
         snprintf(prev_bundle, sizeof prev_bundle, "%s/bundle", prev);
-        if (have_etag && smfw_bundle_source_matches(prev, identity) && has_runs(prev_bundle)) {
+        if (have_etag && smfw_bundle_source_matches(prev, identity) &&
+            has_runs(run_folder ? prev : prev_bundle)) {
             *local = strdup(prev);
             SMFW_LOG_INFO("results",
                           "using the bundle downloaded before in %s (same object, ETag %s)", prev,
@@ -502,7 +528,8 @@ static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, c
             int parent_existed = lstat(parent, &pre) == 0;
             st = smfw_output_dir_create(base, name, exact, local, err);
             if (st == SMFW_OK) {
-                st = fetch_bundle(c, bucket, key, *local, err);
+                st = run_folder ? smfw_results_s3_fetch_run(cfg, uri, *local, NULL, 0, err)
+                                : fetch_bundle(c, bucket, key, *local, err);
                 if (st == SMFW_OK) st = smfw_bundle_source_write(*local, identity, err);
                 if (st != SMFW_OK) {
                     /* A failed fetch leaves nothing: no folder, no partial tarball. */
@@ -559,7 +586,8 @@ static void take_report_list(smfw_cli *cli, results_opts *o) {
 static int results_main(int argc, char **argv) {
     static const smfw_cli_option extra[] = {
         {"job", required_argument, 0, "NAME", "a managed benchmark job (downloads its bundle)"},
-        {"s3", required_argument, 0, "S3URI", "a bundle tarball, or the S3 prefix holding one"},
+        {"s3", required_argument, 0, "S3URI",
+         "a run folder smfw wrote to S3, a bundle tarball, or the S3 prefix holding one"},
         {"local", required_argument, 0, "DIR",
          "a local bundle, direct-run output or concurrency-list bundle (works offline)"},
         {"report", optional_argument, 0, "[=LIST]",
@@ -744,7 +772,9 @@ const smfw_command smfw_command_results = {
     "run). --local reads a folder offline (an extracted AIPerf bundle or a direct run's\n"
     "output); --job and --s3 download and safely extract the bundle\n"
     "first (into -o DIR or ./smfw-results/<job>-<id>/, reused while the object's bucket, key,\n"
-    "ETag and the job's ARN are the same). Without a source\n"
+    "ETag and the job's ARN are the same). --s3 also reads a run folder smfw wrote to S3\n"
+    "(`smfw run -o s3://...`, `smfw merge -o s3://...`); a prefix holding a run's shards is\n"
+    "refused: merge them first (`smfw merge s3://... -o s3://...`). Without a source\n"
     "the newest benchmark job of the account and region is shown. Exit 3 when a run failed\n"
     "its validity gate.",
     results_main};

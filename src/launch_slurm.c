@@ -51,7 +51,13 @@ char *launch_slurm_script(const launch_plan *p) {
         if (i == n - 5 && strcmp(a, "SHARD") == 0) {
             smfw_buf_printf(&b, "\"$shard\"/%u", p->shards);
         } else if (i == n - 1 && strcmp(a, "OUT") == 0) {
-            put_quoted(&b, p->output);
+            /* DIR/ or s3://bucket/prefix/ gives DIR/shard-I, not DIR//shard-I: an S3 key
+             * with an empty folder name would hide the shard from `smfw merge s3://...`. */
+            size_t len = strlen(p->output);
+            while (len > 1 && p->output[len - 1] == '/') len--;
+            char *dir = strndup(p->output, len);
+            put_quoted(&b, dir ? dir : p->output);
+            free(dir);
             smfw_buf_append(&b, "/shard-\"$shard\"", 15);
         } else {
             put_quoted(&b, a);

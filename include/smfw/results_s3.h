@@ -7,7 +7,9 @@
  * complete objects records-000001.jsonl, records-000002.jsonl, ... (single
  * PutObjects: an unfinished multipart upload is invisible, and a process killed
  * with SIGKILL could never complete one). At the end the whole folder is
- * uploaded under the prefix. See docs/scaling.md.
+ * uploaded under the prefix. A finished folder (a merge) goes up at once with
+ * smfw_results_s3_put_dir(); smfw_results_s3_fetch_run() brings one run folder back.
+ * See docs/scaling.md.
  */
 #ifndef SMFW_RESULTS_S3_H
 #define SMFW_RESULTS_S3_H
@@ -64,6 +66,30 @@ SMFW_API smfw_status smfw_results_s3_fetch(const smfw_config *cfg, const char *u
                                            const char *local_root, int allow_incomplete,
                                            smfw_results_s3_part **parts, size_t *n_parts,
                                            smfw_error *err);
+
+/**
+ * Upload the finished run folder `local_dir` (every regular file, recursively) under
+ * s3://bucket/prefix (`smfw merge -o s3://...`). The bucket is checked first (HeadBucket) and
+ * a prefix that already holds an object is refused (SMFW_ERR_CONFIG): results are never
+ * overwritten. local_dir NULL makes only those checks, before the work that fills the folder.
+ */
+SMFW_API smfw_status smfw_results_s3_put_dir(const smfw_config *cfg, const char *local_dir,
+                                             const char *uri, smfw_error *err);
+
+/**
+ * One run folder in S3 (`smfw run -o s3://...`, `smfw merge -o s3://...`) for `smfw results
+ * --s3`: when s3://bucket/prefix/profile_export_aiperf.json exists, `fingerprint` (may be NULL)
+ * gets the ETags of it and of profile_export.jsonl (the download's cache key) and, when local_dir
+ * (an existing folder) is given, every object below the prefix is copied into it except the
+ * record chunks and shard.txt (profile_export.jsonl holds the chunks' records); a key that is no
+ * plain relative path (an empty, hidden or control-character component) is skipped with a
+ * warning. SMFW_ERR_CONFIG, saying what to run instead, when the prefix holds a run that did
+ * not finish (chunks, no summary) or the shard folders of a run (merge them first);
+ * SMFW_ERR_NOT_FOUND when it holds no run folder at all (e.g. a managed output.tar.gz).
+ */
+SMFW_API smfw_status smfw_results_s3_fetch_run(const smfw_config *cfg, const char *uri,
+                                               const char *local_dir, char *fingerprint,
+                                               size_t fp_size, smfw_error *err);
 
 #ifdef __cplusplus
 }

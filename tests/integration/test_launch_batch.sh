@@ -79,6 +79,9 @@ expect_refusal "bad engine" "slurm, kubernetes or batch" nomad --shards 2
 expect_refusal "bad start" "--start-at" slurm --shards 2 --start-at tomorrow
 expect_refusal "bad name" "--name" kubernetes --shards 2 --name Bench_1
 expect_refusal "batch submit" "aws batch" batch --shards 2 --submit
+# one -o for every pod or child: S3 output would have them overwrite each other's objects
+expect_refusal "k8s to S3" "same S3 objects" kubernetes --shards 2 -o s3://b/run
+expect_refusal "batch to S3" "same S3 objects" batch --shards 2 -o s3://b/run
 
 # --submit: the definition goes to the engine's tool on stdin; a missing tool is named.
 mkdir "$work/bin"

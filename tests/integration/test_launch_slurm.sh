@@ -3,10 +3,12 @@
 # and slurmd (Debian's slurm-wlm 22.05) in a scratch folder with their own slurm.conf (one node,
 # this machine, declared with 8 CPUs and OverSubscribe=FORCE so the 3 array tasks run together;
 # proctrack/linuxproc, no cgroups, no accounting), submits the generated job array script with
-# sbatch against smfw-mock, and checks: each array task ran shard I/3 into OUT/shard-I; the
-# merged shards hold the same global requests (session_num) and prompts (conversation_id) as an
-# unsharded run of the same options and the same count; the merged window spans the shards'
-# (first request to last response of any shard); the start spread is reported and under 50 ms.
+# sbatch against smfw-mock, its results going to smfw-mock's S3 (-o s3://bench-results/slurm/),
+# and checks: each array task ran shard I/3 into s3://bench-results/slurm/shard-I (record chunks
+# and final files, read back with boto3); `smfw merge s3://bench-results/slurm/` holds the same
+# global requests (session_num) and prompts (conversation_id) as an unsharded run of the same
+# options and the same count; the merged window spans the shards' (first request to last
+# response of any shard); the start spread is reported and under 50 ms.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/test_direct_lib.bash"
@@ -80,72 +82,95 @@ ReturnToService=2
 NodeName=$node NodeAddr=127.0.0.1 CPUs=8 RealMemory=16384 State=UNKNOWN
 PartitionName=smfw Nodes=$node Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE
 CONF
+cat > "$work/s3.py" <<'PY'
+import sys, boto3, botocore.config
+s3 = boto3.client("s3", endpoint_url=sys.argv[1], region_name="us-east-1",
+                  config=botocore.config.Config(s3={"addressing_style": "path"}))
+PY
+start_mock --ttft-ms 5:2 --itl-ms 1 --output-tokens 6
+# the bucket, created by boto3 while Slurm starts
+"$SMFW_PYTHON" -c "exec(open('$work/s3.py').read()); s3.create_bucket(Bucket='bench-results')" \
+    "$MOCK_URL" > "$work/bucket.log" 2>&1 &
+bucket_pid=$!
 export SLURM_CONF="$slurm/slurm.conf"
 slurmctld -f "$SLURM_CONF"
 slurmd -f "$SLURM_CONF"
 for _ in $(seq 100); do sinfo -h -o %t 2>/dev/null | grep -q idle && break; sleep 0.1; done
 sinfo -h -o %t | grep -q idle || { echo "slurmd did not register:"; tail -20 "$slurm"/*.log; exit 1; }
 
-start_mock --ttft-ms 5:2 --itl-ms 1 --output-tokens 6
+wait "$bucket_pid" || { echo "cannot create the bucket:"; cat "$work/bucket.log"; exit 1; }
 common=(--backend direct --endpoint bench --endpoint-url "$MOCK_URL" --region us-east-1 -q
         --concurrency 6 --request-count 90 --random-seed 11)
 # The run options go through the shell quoting of the script: one with a quote and a $.
+# -o with a trailing '/': each shard still writes s3://bench-results/slurm/shard-I.
 "$SMFW" launch slurm "${common[@]}" --extra-inputs "note:it's \$HOME" --shards 3 --start-at +6s \
-    --program "$SMFW" --name smfw-launch-test -o "$work/out" --memory 512 > "$work/job.sh"
+    --program "$SMFW" --name smfw-launch-test -o s3://bench-results/slurm/ --memory 512 > "$work/job.sh"
 grep -q -- '--array=1-3' "$work/job.sh"
-start_at=$(sed -n 's/.*--start-at \([^ ]*\)\..*/\1/p' "$work/job.sh" | head -1)
+grep -qF "'s3://bench-results/slurm'/shard-\"\$shard\"" "$work/job.sh" || { cat "$work/job.sh"; exit 1; }
 (cd "$work/jobs" && sbatch -Q "$work/job.sh")
 for _ in $(seq 600); do
     [ -z "$(squeue -h)" ] && break
     sleep 0.2
 done
 [ -z "$(squeue -h)" ] || { echo "the array did not finish:"; squeue; exit 1; }
-for i in 1 2 3; do
-    [ -f "$work/out/shard-$i/profile_export_aiperf.json" ] || {
-        echo "shard $i wrote nothing:"; cat "$work"/jobs/*.out; tail -20 "$slurm"/slurmd.log; exit 1; }
-done
 
 rc=$(run_direct "$work/whole" --concurrency 6 --request-count 90 --random-seed 11 --extra-inputs "note:it's \$HOME")
 [ "$rc" = 0 ] || { echo "unsharded run exited $rc"; cat "$work/whole.log"; exit 1; }
-stop_mock
-"$SMFW" merge "$work/out/shard-1" "$work/out/shard-2" "$work/out/shard-3" -o "$work/merged" \
-    > "$work/merge.log" 2>&1 || { echo "smfw merge failed"; cat "$work/merge.log"; exit 1; }
+"$SMFW" merge --endpoint-url "$MOCK_URL" --region us-east-1 s3://bench-results/slurm/ -o "$work/merged" \
+    > "$work/merge.log" 2>&1 || {
+    echo "smfw merge s3://bench-results/slurm/ failed:"; cat "$work/merge.log" "$work"/jobs/*.out
+    tail -20 "$slurm"/slurmd.log; exit 1; }
 cat "$work/merge.log"
 grep -q "start spread" "$work/merge.log"
+for i in 1 2 3; do
+    grep -q "^s3://bench-results/slurm/shard-$i: 30 records (complete)" "$work/merge.log"
+done
 
-"$SMFW_PYTHON" - "$work" <<'PY'
+"$SMFW_PYTHON" - "$MOCK_URL" "$work" <<'PY'
 import json, sys
-w = sys.argv[1]
+exec(open(f"{sys.argv[2]}/s3.py").read())
+w = sys.argv[2]
+def get(key):
+    return s3.get_object(Bucket="bench-results", Key=key)["Body"].read().decode()
 def records(d):
-    return [json.loads(l) for l in open(f"{w}/{d}/profile_export.jsonl")]
+    text = get(f"{d}/profile_export.jsonl") if d.startswith("slurm/") else open(f"{w}/{d}/profile_export.jsonl").read()
+    return [json.loads(l) for l in text.splitlines()]
 def seq(recs):
     return {r["metadata"]["session_num"]: r["metadata"]["conversation_id"] for r in recs}
 whole, merged = records("whole"), records("merged")
 assert len(whole) == 90 and len(merged) == 90, (len(whole), len(merged))
 assert not any("error" in r for r in merged)
 assert seq(merged) == seq(whole), "the merged shards' requests or prompts differ from the unsharded run's"
+keys = [o["Key"] for p in s3.get_paginator("list_objects_v2").paginate(Bucket="bench-results", Prefix="slurm/")
+        for o in p.get("Contents", [])]
 starts, ends = [], []
 for i in (1, 2, 3):
-    info = json.load(open(f"{w}/out/shard-{i}/profile_export_aiperf.json"))["smfw"]
+    names = {k.split("/", 2)[2] for k in keys if k.startswith(f"slurm/shard-{i}/")}
+    for n in ("shard.txt", "records-000001.jsonl", "profile_export.jsonl", "profile_export_aiperf.json", "inputs.json"):
+        assert n in names, (i, n, sorted(names))
+    assert get(f"slurm/shard-{i}/shard.txt") == f"{i}/3\n"
+    info = json.loads(get(f"slurm/shard-{i}/profile_export_aiperf.json"))["smfw"]
     assert info["shard"] == f"{i}/3", info["shard"]
     st = info["client"]["start"]
     assert "at" in st and "clock" in st and "host" in st, st
-    recs = records(f"out/shard-{i}")
+    recs = records(f"slurm/shard-{i}")
+    assert len(recs) == 30, (i, len(recs))
     starts.append(min(r["metadata"]["request_start_ns"] for r in recs))
     ends.append(max(r["metadata"]["request_end_ns"] for r in recs))
+assert {k.split("/")[1] for k in keys} == {"shard-1", "shard-2", "shard-3"}, sorted(keys)
 m = json.load(open(f"{w}/merged/profile_export_aiperf.json"))
 # (ns as JSON doubles: 256 ns resolution at today's epoch)
 assert abs(m["min_request_timestamp"]["avg"] - min(starts)) <= 1000, (m["min_request_timestamp"], starts)
 assert abs(m["max_response_timestamp"]["avg"] - max(ends)) <= 1000, (m["max_response_timestamp"], ends)
 # the shell quoting kept the option's value byte for byte
-assert "it's $HOME" in open(f"{w}/out/shard-1/inputs.json").read()
+assert "it's $HOME" in get("slurm/shard-1/inputs.json")
 # the shards overlapped: each began before any other ended
 assert max(starts) < min(ends), (starts, ends)
 ms = m["smfw"]["client"]["merge"]["start"]
 assert ms["barrier"] is True and ms["hosts"] == 1, ms
 # Timing under a loaded machine: a bound for this host, not a benchmark claim.
 assert ms["spread_ms"] < 50, f"start spread {ms['spread_ms']:.1f} ms (bound 50 ms)"
-print(f"slurm array: 3 shards, 90 requests = the unsharded run's; start spread {ms['spread_ms']:.2f} ms, "
+print(f"slurm array: 3 shards to S3, merged from S3: 90 requests = the unsharded run's; start spread {ms['spread_ms']:.2f} ms, "
       f"latest {ms['latest_lateness_ms']:.2f} ms after --start-at; first requests "
       f"{(max(starts) - min(starts)) / 1e6:.2f} ms apart")
 PY

@@ -4,7 +4,9 @@
 # and `smfw merge s3://bucket/p/` equals the local merge of the same two runs (their
 # folders downloaded with boto3); a shard
 # killed with SIGKILL mid-run leaves its chunks, which `merge --allow-incomplete` uses
-# (saying how many records each shard gave) and a plain merge refuses, naming the shard.
+# (saying how many records each shard gave) and a plain merge refuses, naming the shard;
+# `smfw results --s3` shows a run folder (as --local shows boto3's copy of it) and a merge
+# written with `merge -o s3://`, and refuses, saying what to run, a shard prefix or a killed run.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/test_direct_lib.bash"
@@ -147,3 +149,88 @@ set -e
 grep -q "no-such-bucket" "$work/nobucket.err" || { cat "$work/nobucket.err"; exit 1; }
 [ -z "$(ls -A "$work/tmp")" ] || { echo "FAIL: left $(ls "$work/tmp")"; exit 1; }
 echo "missing bucket refused: $(head -1 "$work/nobucket.err")"
+
+# (5) `smfw results --s3`: a single run folder written with -o s3:// (p/shard-1), and a merge
+# written to S3 with `merge -o s3://` (not into the shards' prefix, and never over results)
+mr() { "$SMFW" "$@" --endpoint-url "$MOCK_URL" --region us-east-1; }
+mr merge s3://bench-results/p/ -o s3://bench-results/p-merged -q > "$work/m2s3.out" 2> "$work/m2s3.err" ||
+    { cat "$work/m2s3.err"; exit 1; }
+grep -qx "s3://bench-results/p-merged" "$work/m2s3.out" || { cat "$work/m2s3.out"; exit 1; }
+expect_refusal() { # expect_refusal RC PATTERN COMMAND... : COMMAND exits RC saying PATTERN
+    local want=$1 pattern=$2 rc
+    shift 2
+    set +e
+    "$@" > "$work/refusal.out" 2>&1
+    rc=$?
+    set -e
+    [ "$rc" -eq "$want" ] || { echo "FAIL: $*: exit $rc, want $want"; cat "$work/refusal.out"; exit 1; }
+    grep -q -- "$pattern" "$work/refusal.out" || { echo "FAIL: $*: no \"$pattern\""; cat "$work/refusal.out"; exit 1; }
+}
+expect_refusal 1 "s3://bench-results/p-merged already holds results" \
+    mr merge s3://bench-results/p/ -o s3://bench-results/p-merged
+expect_refusal 2 "cannot write the results to s3://no-such-bucket/m: bucket no-such-bucket" \
+    mr merge s3://bench-results/p/ -o s3://no-such-bucket/m
+expect_refusal 1 "is inside the merged prefix s3://bench-results/p/" \
+    mr merge s3://bench-results/p/ -o s3://bench-results/p/merged
+expect_refusal 1 "holds 2 run folders (shard-1, shard-2), the shards of one run" \
+    mr results --s3 s3://bench-results/p/
+expect_refusal 1 "s3://bench-results/k/shard-2 holds [0-9]* record chunks but no final summary.*--allow-incomplete" \
+    mr results --s3 s3://bench-results/k/shard-2
+(cd "$work" && mr results --s3 s3://bench-results/p-merged/ -o res-merged > res-merged.out 2>&1) ||
+    { cat "$work/res-merged.out"; exit 1; }
+(cd "$work" && mr results --s3 s3://bench-results/p/shard-1 -o res-1 > res-1.out 2>&1) ||
+    { cat "$work/res-1.out"; exit 1; }
+# the same folder from S3 a second time: the copy made before is reused (same ETags)
+(cd "$work" && mr results --s3 s3://bench-results/p/shard-1 > again-1.out 2>&1 &&
+    mr results --s3 s3://bench-results/p/shard-1/ > again-2.out 2>&1) || { cat "$work"/again-*.out; exit 1; }
+grep -q "using the bundle downloaded before" "$work/again-2.out" || { cat "$work/again-2.out"; exit 1; }
+"$SMFW" results --local "$work/local-1" > "$work/local-1.out"
+"$SMFW" results --local "$work/merged-s3" > "$work/merged-s3.out"
+"$SMFW_PYTHON" - "$work" <<'PY'
+import json, os, sys
+w = sys.argv[1]
+def block(name):   # the summary smfw results prints, from its "Results (" line on, folder cut
+    lines = open(f"{w}/{name}.out").read().splitlines()
+    i = next(k for k, l in enumerate(lines) if l.startswith("Results ("))
+    return lines[i + 1:]
+# a single run: the files as the run wrote them (boto3's copy), no chunks, the same summary
+got = sorted(os.listdir(f"{w}/res-1"))
+assert not [n for n in got if n.startswith("records-") or n == "shard.txt"], got
+run_files = sorted(n for n in os.listdir(f"{w}/local-1") if n != "shard.txt")   # boto3's copy
+assert run_files == [n for n in got if n != "source.json"], (got, run_files)
+for n in run_files:
+    assert open(f"{w}/res-1/{n}", "rb").read() == open(f"{w}/local-1/{n}", "rb").read(), n
+assert block("res-1") == block("local-1"), "results --s3 of a run folder differs from --local"
+# the merged run in S3: what `merge s3://.../p/` computed locally, record for record
+def metrics(d):
+    j = json.load(open(f"{w}/{d}/profile_export_aiperf.json"))
+    return {k: v for k, v in j.items() if isinstance(v, dict) and "unit" in v}
+assert metrics("res-merged") == metrics("merged-s3")
+ids = lambda d: sorted(json.loads(l)["metadata"]["x_request_id"] for l in open(f"{w}/{d}/profile_export.jsonl"))
+assert ids("res-merged") == ids("merged-s3") and len(ids("res-merged")) == 80
+assert block("res-merged") == block("merged-s3")
+assert any(l.split()[:3] == ["Request", "Count", "(requests)"] and l.split()[3] == "80.00" for l in block("res-merged"))
+print("results --s3: a run folder as --local shows it; the merge written to S3 as computed (80 records)")
+PY
+
+# (6) a run folder's keys are names smfw did not choose: a nested file comes along, a hidden or
+# control-character component is skipped with a warning, nothing lands outside the folder
+s3py '
+import os
+src = sys.argv[2] + "/local-1"
+for n in ("profile_export_aiperf.json", "profile_export.jsonl"):
+    s3.upload_file(f"{src}/{n}", "bench-results", f"odd/{n}")
+s3.put_object(Bucket="bench-results", Key="odd/plots/ttft.png", Body=b"png")
+s3.put_object(Bucket="bench-results", Key="odd/.hidden/x", Body=b"no")
+s3.put_object(Bucket="bench-results", Key="odd/sub/\x1b]0;t\x07", Body=b"no")
+' "$work"
+(cd "$work" && mr results --s3 s3://bench-results/odd -o res-odd > res-odd.out 2> res-odd.err) ||
+    { cat "$work/res-odd.out" "$work/res-odd.err"; exit 1; }
+[ "$(cat "$work/res-odd/plots/ttft.png")" = png ] || { echo "FAIL: nested file not fetched"; exit 1; }
+[ "$(grep -c "not a plain file name below the run folder; skipped" "$work/res-odd.err")" -eq 2 ] ||
+    { cat "$work/res-odd.err"; exit 1; }
+grep -q $'\x1b' "$work/res-odd.err" "$work/res-odd.out" && { echo "FAIL: a raw ESC reached the terminal"; exit 1; }
+[ "$(cd "$work/res-odd" && find . -mindepth 1 | sort | tr '\n' ' ')" = \
+    "./plots ./plots/ttft.png ./profile_export.jsonl ./profile_export_aiperf.json ./source.json " ] ||
+    { echo "FAIL: fetched $(cd "$work/res-odd" && find . | tr '\n' ' ')"; exit 1; }
+echo "results --s3 of a folder with odd keys: nested file fetched, 2 skipped"
