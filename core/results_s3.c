@@ -40,6 +40,7 @@ struct smfw_results_s3_mirror {
     smfw_aws_client *client;
     char bucket[256];
     char prefix[1024];
+    char uri[1300]; /* s3://bucket/prefix, where the run goes */
     char dir[4096];
     double interval_s;
     long chunk_records; /* also put a chunk as soon as this many records wait (0: never) */
@@ -170,10 +171,25 @@ smfw_status smfw_results_s3_mirror_start(const smfw_config *cfg, const char *uri
     m->chunk_records = chunk_records;
     snprintf(m->dir, sizeof m->dir, "%s", local_dir);
     smfw_status st = split_uri(uri, m->bucket, sizeof m->bucket, m->prefix, sizeof m->prefix, err);
+    /* A shard given a folder (s3://b/run/, ending in '/') writes to its own shard-I in it, as
+     * `smfw merge s3://b/run/` looks for them: Kubernetes and Batch give every shard the same
+     * arguments, so the shard's index (--shard $JOB_COMPLETION_INDEX+1/N) places it. */
+    const char *shard = smfw_settings_get(smfw_config_section(cfg, "run"), "shard");
+    smfw_shard sh = {1, 1};
+    if (st == SMFW_OK && shard && *shard) st = smfw_shard_parse(shard, &sh, err);
+    size_t ulen = strlen(uri);
+    if (st == SMFW_OK && sh.count > 1 && ulen && uri[ulen - 1] == '/') {
+        size_t pl = strlen(m->prefix);
+        int w =
+            snprintf(m->prefix + pl, sizeof m->prefix - pl, "%sshard-%u", pl ? "/" : "", sh.index);
+        if (w < 0 || (size_t)w >= sizeof m->prefix - pl)
+            st = smfw_error_set(err, SMFW_ERR_USAGE, "%s is too long an S3 folder", uri);
+    }
     if (st == SMFW_OK && !m->prefix[0])
         st = smfw_error_set(err, SMFW_ERR_USAGE,
                             "%s names no folder in the bucket (e.g. s3://%s/run/shard-1)", uri,
                             m->bucket);
+    snprintf(m->uri, sizeof m->uri, "s3://%s/%s", m->bucket, m->prefix);
     if (st == SMFW_OK) st = client_for(cfg, &m->client, err);
     /* Fail before the load, not after it, when the bucket is wrong or unreachable. */
     if (st == SMFW_OK) {
@@ -186,9 +202,6 @@ smfw_status smfw_results_s3_mirror_start(const smfw_config *cfg, const char *uri
         }
     }
     /* The shard label goes up first: a shard killed before its summary is still placed. */
-    const char *shard = smfw_settings_get(smfw_config_section(cfg, "run"), "shard");
-    smfw_shard sh = {1, 1};
-    if (st == SMFW_OK && shard && *shard) st = smfw_shard_parse(shard, &sh, err);
     if (st == SMFW_OK && sh.count > 1) {
         char key[1200], text[64], label[16];
         int len = snprintf(text, sizeof text, "%s\n", smfw_shard_format(&sh, label, sizeof label));
@@ -206,6 +219,10 @@ smfw_status smfw_results_s3_mirror_start(const smfw_config *cfg, const char *uri
     m->started = 1;
     *out = m;
     return SMFW_OK;
+}
+
+const char *smfw_results_s3_mirror_uri(const smfw_results_s3_mirror *m) {
+    return m ? m->uri : NULL;
 }
 
 /* Upload every regular file under dir/rel (recursively) under s3://bucket/prefix. */

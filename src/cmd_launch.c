@@ -263,15 +263,19 @@ static int launch_main(int argc, char **argv) {
                  p.shards);
         goto done;
     }
-    /* Pods and Batch children get one argument list: every shard would write the same
-     * objects (records-000001.jsonl, the final files) over the others'. */
+    /* Pods and Batch children get one argument list: an S3 folder ends in '/', so each shard
+     * writes to its own shard-I under it (smfw_results_s3_mirror_start), as the Slurm script's
+     * tasks do. */
+    char s3_folder[2048];
     if (engine != ENGINE_SLURM && output && strncmp(output, "s3://", 5) == 0) {
-        smfw_log(SMFW_LOG_ERROR, NULL,
-                 "-o %s: the %s definition gives every shard the same -o, so all would write "
-                 "the same S3 objects; not supported yet (the Slurm script writes each task to "
-                 "%s/shard-I): give a folder and collect the shards' folders",
-                 output, engine == ENGINE_KUBERNETES ? "Kubernetes" : "Batch", output);
-        goto done;
+        size_t len = strlen(output);
+        while (len > 5 && output[len - 1] == '/') len--;
+        if ((size_t)snprintf(s3_folder, sizeof s3_folder, "%.*s/", (int)len, output) >=
+            sizeof s3_folder) {
+            smfw_log(SMFW_LOG_ERROR, NULL, "-o %s: too long", output);
+            goto done;
+        }
+        output = s3_folder;
     }
     char start[64], default_name[64], default_image[64], default_out[128];
     if (resolve_start(start_s, start, sizeof start)) goto done;

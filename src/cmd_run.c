@@ -68,7 +68,7 @@ static int run_main(int argc, char **argv) {
     const smfw_settings *prog = smfw_config_section(cli.cfg, "smfw");
     const char *s3_uri = smfw_settings_get(prog, "output");
     smfw_results_s3_mirror *mirror = NULL;
-    char tmp_root[4096] = "", tmp_dir[4200];
+    char tmp_root[4096] = "", tmp_dir[4200], s3_dest[1300];
     if (!smfw_results_s3_is_uri(s3_uri)) s3_uri = NULL;
     if (s3_uri && args.cloudwatch) {
         smfw_log(SMFW_LOG_ERROR, NULL, "--cloudwatch needs a local result folder; not with -o %s",
@@ -92,6 +92,9 @@ static int run_main(int argc, char **argv) {
             smfw_cli_cleanup(&cli);
             return rc;
         }
+        /* A shard given a folder writes to its shard-I in it: name where it really went. */
+        snprintf(s3_dest, sizeof s3_dest, "%s", smfw_results_s3_mirror_uri(mirror));
+        s3_uri = s3_dest;
     }
     smfw_status st = smfw_run_execute(cli.reg, cli.cfg, &opts, &results, &dir, &err);
     smfw_cli_progress_end();

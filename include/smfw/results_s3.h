@@ -32,11 +32,15 @@ typedef struct smfw_results_s3_mirror smfw_results_s3_mirror;
  * [smfw] s3_chunk_interval or as soon as s3_chunk_records wait, the new complete records of
  * local_dir/profile_export.jsonl as the next records-NNNNNN.jsonl. The bucket is checked first
  * (HeadBucket), and the [run] shard label, when set, put as shard.txt (an incomplete shard is still
- * placed).
+ * placed). A shard (--shard I/N, N > 1) given a folder URI ending in '/' writes to its
+ * shard-I under it (s3://b/run/ -> s3://b/run/shard-I), the layout `smfw merge` reads.
  */
 SMFW_API smfw_status smfw_results_s3_mirror_start(const smfw_config *cfg, const char *uri,
                                                   const char *local_dir,
                                                   smfw_results_s3_mirror **out, smfw_error *err);
+
+/** Where the mirror writes: "s3://bucket/prefix" (a shard's shard-I included). */
+SMFW_API const char *smfw_results_s3_mirror_uri(const smfw_results_s3_mirror *mirror);
 
 /**
  * Stop the thread, put the records not yet sent as a last chunk, then upload

@@ -3,7 +3,8 @@
 # validate against botocore's Batch model (tests/data/awsmodels/batch/2016-08-10, with
 # botocore.validate like the SDK before it sends); the array size is N, the shard comes from
 # AWS_BATCH_JOB_ARRAY_INDEX + 1 (run for real: children 0 and 1 of 2 run shards 1/2 and 2/2);
-# N = 1 and secrets are refused with a sentence. Also the --submit plumbing of the other two
+# N = 1 and secrets are refused with a sentence; with -o s3://b/P every child writes its own
+# s3://b/P/shard-I (run as Batch would against smfw-mock's S3, then merged). Also the --submit plumbing of the other two
 # engines: the definition reaches sbatch / `kubectl apply -f -` on stdin, and a missing tool
 # is named.
 set -euo pipefail
@@ -79,9 +80,42 @@ expect_refusal "bad engine" "slurm, kubernetes or batch" nomad --shards 2
 expect_refusal "bad start" "--start-at" slurm --shards 2 --start-at tomorrow
 expect_refusal "bad name" "--name" kubernetes --shards 2 --name Bench_1
 expect_refusal "batch submit" "aws batch" batch --shards 2 --submit
-# one -o for every pod or child: S3 output would have them overwrite each other's objects
-expect_refusal "k8s to S3" "same S3 objects" kubernetes --shards 2 -o s3://b/run
-expect_refusal "batch to S3" "same S3 objects" batch --shards 2 -o s3://b/run
+# One -o for every pod or child: an S3 output becomes a folder (s3://b/run/) in which each shard
+# writes its own shard-I. Run as Batch would, children 0 and 1, against smfw-mock's S3, and
+# merged from there (the children run one after the other here: the start spread is allowed).
+start_mock --ttft-ms 1 --itl-ms 0.2 --output-tokens 4
+"$SMFW_PYTHON" -c 'import sys, boto3, botocore.config
+boto3.client("s3", endpoint_url=sys.argv[1], region_name="us-east-1",
+             config=botocore.config.Config(s3={"addressing_style": "path"})).create_bucket(Bucket="bench-results")' "$MOCK_URL"
+s3_opts=(--endpoint bench --endpoint-url "$MOCK_URL" --region us-east-1 --request-count 4
+         --concurrency 1 -q --random-seed 3)
+"$SMFW" launch batch "${s3_opts[@]}" --shards 2 --start-at +1s --name smfw-batch-s3 \
+    -o s3://bench-results/batch > "$work/batch-s3.json"
+"$SMFW" launch kubernetes "${s3_opts[@]}" --shards 2 --start-at +1s --name smfw-k8s-s3 \
+    -o s3://bench-results/k8s/ > "$work/k8s-s3.json"
+mapfile -t cmd < <("$SMFW_PYTHON" - "$work/batch-s3.json" "$work/k8s-s3.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["registerJobDefinition"]["containerProperties"]["command"]
+assert c[c.index("-o") + 1] == "s3://bench-results/batch/", c
+k = json.load(open(sys.argv[2]))["spec"]["template"]["spec"]["containers"][0]["args"]
+assert k[k.index("-o") + 1] == "s3://bench-results/k8s/", k
+print("\n".join(c))
+PY
+)
+for index in 0 1; do
+    AWS_BATCH_JOB_ARRAY_INDEX=$index "$SMFW" "${cmd[@]}" > "$work/s3child$index.out" 2>&1 ||
+        { echo "child $index failed"; cat "$work/s3child$index.out"; exit 1; }
+    grep -qx "s3://bench-results/batch/shard-$((index + 1))" "$work/s3child$index.out" ||
+        { echo "child $index did not say where it wrote"; cat "$work/s3child$index.out"; exit 1; }
+done
+AWS_REGION=us-east-1 "$SMFW" merge --endpoint-url "$MOCK_URL" s3://bench-results/batch/ -o "$work/batch-merged" --allow-start-spread \
+    > "$work/batch-merge.out" 2>&1 || { cat "$work/batch-merge.out"; exit 1; }
+for i in 1 2; do
+    grep -q "shard-$i: 2 records (complete)" "$work/batch-merge.out" ||
+        { echo "merge did not find shard $i"; cat "$work/batch-merge.out"; exit 1; }
+done
+stop_mock
+echo "Batch children 0, 1 with -o s3://bench-results/batch wrote shard-1, shard-2 there; merged"
 
 # --submit: the definition goes to the engine's tool on stdin; a missing tool is named.
 mkdir "$work/bin"
