@@ -3,7 +3,7 @@
 # checked on the source tree (CI runs it from tools/test.sh):
 #   R1  no file under src/ includes an AWS header (the program is a generic front end)
 #   R2  no file under src/ names a backend (no string "managed", "direct", ...)
-#   R3  no plugin includes the program's API (app.h, capacity.h, compare.h, merge.h, cloudwatch.h)
+#   R3  no plugin includes the program's API (app.h, capacity.h, compare.h, merge.h)
 #   R4  the core includes no concrete plugin (nothing under plugins/, no plugin header)
 #   R5  smfw_run_context carries no plugin registry
 # The plugin ABI 2.0 issue removes the violations that exist today; until each of its
