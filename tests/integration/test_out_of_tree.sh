@@ -48,12 +48,18 @@ ls "$work/reporter-hello/smfw_reporter_hello.so" "$work/dataset-csv/smfw_dataset
 # 3. The installed smfw finds them.
 export SMFW_PLUGIN_PATH="$work/reporter-hello:$work/dataset-csv"
 SMFW="$prefix/bin/smfw"
+# built against the installed SDK, so they carry its ABI ("smfw 0.1.0 (plugin ABI 1.1)")
+abi=$("$SMFW" version | sed -E 's/.*plugin ABI ([0-9]+)\.([0-9]+)\).*/\1\\.\2/')
 "$SMFW" plugins >"$work/plugins.txt" 2>&1 || { cat "$work/plugins.txt"; fail "smfw plugins"; }
-grep -Eq "^reporter +hello +1\.0\.0 +1\.0 +$work/reporter-hello/smfw_reporter_hello\.so" \
+grep -Eq "^reporter +hello +1\.0\.0 +$abi +$work/reporter-hello/smfw_reporter_hello\.so" \
     "$work/plugins.txt" || { cat "$work/plugins.txt"; fail "hello reporter not listed"; }
-grep -Eq "^dataset +csv +1\.0\.0 +1\.0 +$work/dataset-csv/smfw_dataset_csv\.so" \
+grep -Eq "^dataset +csv +1\.0\.0 +$abi +$work/dataset-csv/smfw_dataset_csv\.so" \
     "$work/plugins.txt" || { cat "$work/plugins.txt"; fail "csv dataset not listed"; }
 grep -q "refused" "$work/plugins.txt" && { cat "$work/plugins.txt"; fail "a plugin was refused"; }
+# the installed command plugin aws answers `smfw cloudwatch` from the install
+"$SMFW" help >"$work/help.txt" 2>&1 || { cat "$work/help.txt"; fail "smfw help"; }
+grep -q "^  cloudwatch .*(plugin aws)$" "$work/help.txt" ||
+    { cat "$work/help.txt"; fail "installed smfw lists no cloudwatch command"; }
 echo "smfw plugins lists reporter hello and dataset csv"
 
 # 4. Use them for real.
