@@ -115,4 +115,23 @@ if "$SMFW" run --backend direct --endpoint mock "${mock[@]}" --dataset csv --dat
 fi
 grep -q "bad.csv:3: column output_length" "$work/badcsv.out" ||
     { cat "$work/badcsv.out"; fail "the CSV error does not name file and line"; }
+# Without the command plugin aws, --cloudwatch is refused before anything is sent, and
+# `smfw cloudwatch` is an unknown command (the program itself knows no CloudWatch).
+aws_so=$(find "$prefix" -name smfw_command_aws.so)
+[ -n "$aws_so" ] || fail "smfw_command_aws.so was not installed"
+rm "$aws_so"
+set +e
+"$SMFW" run --backend direct --endpoint mock "${mock[@]}" --request-count 2 --cloudwatch \
+    -o "$work/nocw" --progress none >"$work/nocw.out" 2>&1
+rc=$?
+set -e
+[ "$rc" = 1 ] && [ ! -e "$work/nocw" ] || { cat "$work/nocw.out"; fail "--cloudwatch without the plugin: rc $rc"; }
+grep -q -- "--cloudwatch needs the \`smfw cloudwatch\` command, which no loaded plugin provides" \
+    "$work/nocw.out" || { cat "$work/nocw.out"; fail "no reason for --cloudwatch"; }
+set +e
+"$SMFW" cloudwatch --endpoint x >"$work/nocw2.out" 2>&1
+rc=$?
+set -e
+[ "$rc" = 1 ] && grep -q 'unknown command "cloudwatch"' "$work/nocw2.out" ||
+    { cat "$work/nocw2.out"; fail "smfw cloudwatch without the plugin: rc $rc"; }
 echo "PASS: out-of-tree plugins build from the install and run"
