@@ -464,8 +464,6 @@ void smfw_registry_reserve_commands(smfw_registry *reg, const char *const *reser
         memmove(&reg->items[i], &reg->items[i + 1], (reg->n - i - 1) * sizeof *reg->items);
         reg->n--;
     }
-    /* The entries point at their item's path: re-aim the ones that moved. */
-    for (size_t i = 0; i < reg->n; i++) reg->items[i].entry.path = reg->items[i].path;
 }
 
 size_t smfw_registry_refused_count(const smfw_registry *reg) {
