@@ -44,6 +44,8 @@ const char *smfw_plugin_kind_name(smfw_plugin_kind kind) {
         return "dataset";
     case SMFW_PLUGIN_REPORTER:
         return "reporter";
+    case SMFW_PLUGIN_COMMAND:
+        return "command";
     }
     return "unknown";
 }
@@ -64,8 +66,53 @@ static int valid_name(const char *name) {
     return 1;
 }
 
+/* Command and option names are typed on the command line: [a-z0-9-], not starting with '-'. */
+static int valid_word(const char *name) {
+    if (!name || !*name || *name == '-' || strlen(name) > 48) return 0;
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-')) return 0;
+    return 1;
+}
+
+/* What is wrong with a command plugin's table of commands, into buf; NULL when nothing. */
+static const char *bad_commands(const smfw_command_ops *o, char *buf, size_t size) {
+    if (o->size < offsetof(smfw_command_ops, commands) + sizeof o->commands)
+        return "its ops table is smaller than the ABI's required slots";
+    if (!o->commands || !o->commands[0]) return "command slot commands is NULL or empty";
+    for (size_t i = 0; o->commands[i]; i++) {
+        const smfw_command_def *c = o->commands[i];
+        if (c->size < offsetof(smfw_command_def, main) + sizeof c->main) {
+            snprintf(buf, size, "its command #%zu is smaller than the ABI's required fields",
+                     i + 1);
+            return buf;
+        }
+        if (!valid_word(c->name)) {
+            snprintf(buf, size, "its command #%zu has a name that is empty or not [a-z0-9-]",
+                     i + 1);
+            return buf;
+        }
+        if (!c->summary || !c->usage || !c->main) {
+            snprintf(buf, size, "its command \"%s\" has a NULL summary, usage or main", c->name);
+            return buf;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(o->commands[j]->name, c->name) == 0) {
+                snprintf(buf, size, "it lists the command \"%s\" twice", c->name);
+                return buf;
+            }
+        for (size_t k = 0; c->options && c->options[k].name; k++)
+            if (!valid_word(c->options[k].name) || !c->options[k].help) {
+                snprintf(buf, size,
+                         "option #%zu of its command \"%s\" has no help or a name not [a-z0-9-]",
+                         k + 1, c->name);
+                return buf;
+            }
+    }
+    return NULL;
+}
+
 /* The slots every plugin of a kind must fill, checked against the table's own size. */
-static const char *missing_slot(const smfw_plugin_descriptor *d) {
+static const char *missing_slot(const smfw_plugin_descriptor *d, char *buf, size_t size) {
     switch (d->kind) {
     case SMFW_PLUGIN_BACKEND: {
         const smfw_backend_ops *o = d->ops;
@@ -95,6 +142,8 @@ static const char *missing_slot(const smfw_plugin_descriptor *d) {
         if (!o->destroy) return "reporter slot destroy is NULL";
         return NULL;
     }
+    case SMFW_PLUGIN_COMMAND:
+        return bad_commands(d->ops, buf, size);
     }
     return "its kind is unknown";
 }
@@ -116,14 +165,23 @@ static const char *check_descriptor(const smfw_plugin_descriptor *d, char *buf, 
         return buf;
     }
     if (d->kind != SMFW_PLUGIN_BACKEND && d->kind != SMFW_PLUGIN_DATASET &&
-        d->kind != SMFW_PLUGIN_REPORTER) {
-        snprintf(buf, size, "its kind %d is not backend, dataset or reporter", (int)d->kind);
+        d->kind != SMFW_PLUGIN_REPORTER && d->kind != SMFW_PLUGIN_COMMAND) {
+        snprintf(buf, size, "its kind %d is not backend, dataset, reporter or command",
+                 (int)d->kind);
+        return buf;
+    }
+    if (d->kind == SMFW_PLUGIN_COMMAND && d->abi_minor < 1) {
+        snprintf(buf, size,
+                 "it is a command plugin built for plugin ABI %u.%u, but commands arrived with "
+                 "ABI 1.1 (rebuild it against smfw %s)",
+                 d->abi_major, d->abi_minor, SMFW_VERSION_STRING);
         return buf;
     }
     if (!valid_name(d->name)) return "its name is empty or not [a-z0-9_-]";
     if (!d->version || !d->description) return "its version or description is NULL";
     if (!d->ops) return "its ops table is NULL";
-    const char *slot = missing_slot(d);
+    char slot_buf[400];
+    const char *slot = missing_slot(d, slot_buf, sizeof slot_buf);
     if (slot) {
         snprintf(buf, size, "%s", slot);
         return buf;
@@ -134,6 +192,17 @@ static const char *check_descriptor(const smfw_plugin_descriptor *d, char *buf, 
             return buf;
         }
     }
+    return NULL;
+}
+
+/* A command of `d` that a loaded plugin already provides, with that plugin; NULL if none. */
+static const char *taken_command(const smfw_registry *reg, const smfw_plugin_descriptor *d,
+                                 const smfw_plugin_entry **owner) {
+    if (d->kind != SMFW_PLUGIN_COMMAND) return NULL;
+    const smfw_command_ops *o = d->ops;
+    for (size_t i = 0; o->commands[i]; i++)
+        if (smfw_registry_find_command(reg, o->commands[i]->name, owner))
+            return o->commands[i]->name;
     return NULL;
 }
 
@@ -165,6 +234,12 @@ smfw_status smfw_registry_add_static(smfw_registry *reg, const smfw_plugin_descr
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "plugin %s refused: a %s plugin named %s is already loaded", origin,
                               smfw_plugin_kind_name(desc->kind), desc->name);
+    const smfw_plugin_entry *owner = NULL;
+    const char *taken = taken_command(reg, desc, &owner);
+    if (taken)
+        return smfw_error_set(err, SMFW_ERR_CONFIG,
+                              "plugin %s refused: its command \"%s\" is already provided by %s",
+                              origin, taken, owner->path);
     if (registry_push(reg, desc, NULL, origin) != SMFW_OK)
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     return SMFW_OK;
@@ -237,6 +312,16 @@ static void load_module(smfw_registry *reg, const char *path) {
     if (dup) {
         SMFW_LOG_DEBUG("plugins", "%s %s from %s is shadowed by %s", smfw_plugin_kind_name(d->kind),
                        d->name, path, dup->path);
+        lt_dlclose(h);
+        return;
+    }
+    const smfw_plugin_entry *owner = NULL;
+    const char *taken = taken_command(reg, d, &owner);
+    if (taken) {
+        /* Unlike a shadowed plugin this is no search-order choice: two plugins claim one verb. */
+        snprintf(msg, sizeof msg, "plugin %s refused: its command \"%s\" is already provided by %s",
+                 path, taken, owner->path);
+        add_refusal(reg, msg);
         lt_dlclose(h);
         return;
     }
@@ -329,6 +414,56 @@ const smfw_plugin_entry *smfw_registry_find(const smfw_registry *reg, smfw_plugi
         if (d->kind == kind && strcmp(d->name, name) == 0) return &reg->items[i].entry;
     }
     return NULL;
+}
+
+const smfw_command_def *smfw_registry_find_command(const smfw_registry *reg, const char *name,
+                                                   const smfw_plugin_entry **plugin) {
+    if (plugin) *plugin = NULL;
+    if (!reg || !name) return NULL;
+    for (size_t i = 0; i < reg->n; i++) {
+        const smfw_plugin_descriptor *d = reg->items[i].entry.desc;
+        if (d->kind != SMFW_PLUGIN_COMMAND) continue;
+        const smfw_command_ops *o = d->ops;
+        for (size_t k = 0; o->commands[k]; k++)
+            if (strcmp(o->commands[k]->name, name) == 0) {
+                if (plugin) *plugin = &reg->items[i].entry;
+                return o->commands[k];
+            }
+    }
+    return NULL;
+}
+
+void smfw_registry_reserve_commands(smfw_registry *reg, const char *const *reserved,
+                                    size_t n_reserved) {
+    if (!reg) return;
+    for (size_t i = 0; i < reg->n;) {
+        const smfw_plugin_descriptor *d = reg->items[i].entry.desc;
+        const char *clash = NULL;
+        for (size_t k = 0; d->kind == SMFW_PLUGIN_COMMAND && !clash && k < n_reserved; k++) {
+            const smfw_command_ops *o = d->ops;
+            for (size_t c = 0; o->commands[c] && !clash; c++)
+                if (strcmp(o->commands[c]->name, reserved[k]) == 0) clash = reserved[k];
+        }
+        if (!clash) {
+            i++;
+            continue;
+        }
+        char msg[2048];
+        snprintf(msg, sizeof msg,
+                 "plugin %s refused: its command \"%s\" is a built-in command of smfw (`smfw "
+                 "%s`); rename it",
+                 reg->items[i].path, clash, clash);
+        add_refusal(reg, msg);
+        SMFW_LOG_ERR("plugins", "%s", msg);
+        if (reg->items[i].handle) {
+            pthread_mutex_lock(&ltdl_lock);
+            lt_dlclose(reg->items[i].handle);
+            pthread_mutex_unlock(&ltdl_lock);
+        }
+        free(reg->items[i].path);
+        memmove(&reg->items[i], &reg->items[i + 1], (reg->n - i - 1) * sizeof *reg->items);
+        reg->n--;
+    }
 }
 
 size_t smfw_registry_refused_count(const smfw_registry *reg) {

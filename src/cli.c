@@ -141,74 +141,56 @@ void smfw_cli_print_help(const smfw_command *cmd, const smfw_config *cfg,
     }
 }
 
-int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cli_option *extra,
-                   size_t n_extra,
-                   int (*on_option)(void *user, const char *name, const char *value), void *user,
-                   int load_plugins, smfw_cli *cli) {
-    memset(cli, 0, sizeof *cli);
-    smfw_error err;
-    smfw_error_clear(&err);
-    /* Pass 1: what must be known before plugins load. */
-    const char *config_file = NULL;
-    const char *plugin_dirs[64];
-    size_t n_plugin_dirs = 0;
-    int verbosity = 0, want_help = 0;
+/* Pass 1 over argv: what must be known before plugins load. */
+typedef struct cli_prescan {
+    const char *config_file;
+    const char *plugin_dirs[16];
+    size_t n_plugin_dirs;
+    int verbosity, want_help;
+} cli_prescan;
+
+static void cli_prescan_args(int argc, char **argv, cli_prescan *p) {
+    memset(p, 0, sizeof *p);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) break;
         if ((strcmp(a, "-C") == 0 || strcmp(a, "--config") == 0) && i + 1 < argc)
-            config_file = argv[++i];
+            p->config_file = argv[++i];
         else if (strncmp(a, "--config=", 9) == 0)
-            config_file = a + 9;
+            p->config_file = a + 9;
         else if (strcmp(a, "--plugin-path") == 0 && i + 1 < argc) {
-            if (n_plugin_dirs < 16) plugin_dirs[n_plugin_dirs++] = argv[++i];
+            if (p->n_plugin_dirs < 16) p->plugin_dirs[p->n_plugin_dirs++] = argv[++i];
         } else if (strncmp(a, "--plugin-path=", 14) == 0) {
-            if (n_plugin_dirs < 16) plugin_dirs[n_plugin_dirs++] = a + 14;
+            if (p->n_plugin_dirs < 16) p->plugin_dirs[p->n_plugin_dirs++] = a + 14;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-            want_help = 1;
+            p->want_help = 1;
         else if (strcmp(a, "--verbose") == 0)
-            verbosity++;
+            p->verbosity++;
         else if (strcmp(a, "--quiet") == 0)
-            verbosity--;
+            p->verbosity--;
         else if (a[0] == '-' && a[1] != '-' && a[1]) {
             /* bundled short flags like -vv or -q */
             int only_vq = 1;
-            for (const char *p = a + 1; *p; p++)
-                if (*p != 'v' && *p != 'q') only_vq = 0;
+            for (const char *q = a + 1; *q; q++)
+                if (*q != 'v' && *q != 'q') only_vq = 0;
             if (only_vq)
-                for (const char *p = a + 1; *p; p++) verbosity += *p == 'v' ? 1 : -1;
+                for (const char *q = a + 1; *q; q++) p->verbosity += *q == 'v' ? 1 : -1;
         }
     }
-    for (size_t i = 0; i < n_plugin_dirs; i++) {
-        /* A folder that is not there finds no plugin: say so instead of ignoring it. */
-        struct stat st;
-        if (stat(plugin_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
-            smfw_error_set(&err, SMFW_ERR_USAGE, "option --plugin-path: %s is not a folder",
-                           plugin_dirs[i]);
-            return smfw_cli_fail(&err);
-        }
-    }
-    smfw_log_set_level(verbosity >= 2   ? SMFW_LOG_TRACE
-                       : verbosity == 1 ? SMFW_LOG_DEBUG
-                       : verbosity < 0  ? SMFW_LOG_WARN
-                                        : SMFW_LOG_INFO);
-    cli->verbosity = verbosity;
-    char default_conf[4096];
-    const char *config_from = "--config";
-    if (!config_file && smfw_config_default_file(default_conf, sizeof default_conf)) {
-        config_file = default_conf;
-        config_from = "the default config file";
-    }
+}
+
+/* The plugin search path of a prescan (--plugin-path, the config's plugin_path, the
+ * defaults), then the registry with the built-in command names reserved. */
+static int cli_load_registry(const cli_prescan *p, const char *config_file, smfw_registry **reg) {
+    smfw_error err;
+    smfw_error_clear(&err);
     plugin_path_scan scan = {NULL};
     if (config_file) {
         FILE *fp = fopen(config_file, "r");
-        if (!fp) {
-            smfw_error_set(&err, SMFW_ERR_CONFIG, "cannot read config file %s (%s): %s",
-                           config_file, config_from, strerror(errno));
-            return smfw_cli_fail(&err);
+        if (fp) {
+            ini_parse_file(fp, scan_plugin_path, &scan);
+            fclose(fp);
         }
-        ini_parse_file(fp, scan_plugin_path, &scan);
-        fclose(fp);
     }
     char *conf_dirs_copy = scan.value;
     const char *conf_dirs[16];
@@ -221,16 +203,63 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
             if (*t) conf_dirs[n_conf_dirs++] = t;
         }
     }
-    if (load_plugins) {
-        const char *dirs[96];
-        size_t n = smfw_registry_default_dirs(plugin_dirs, n_plugin_dirs, conf_dirs, n_conf_dirs,
-                                              dirs, 96);
-        if (smfw_registry_load(dirs, n, &cli->reg, &err) != SMFW_OK) {
-            free(conf_dirs_copy);
+    const char *dirs[96];
+    size_t n = smfw_registry_default_dirs(p->plugin_dirs, p->n_plugin_dirs, conf_dirs, n_conf_dirs,
+                                          dirs, 96);
+    smfw_status st = smfw_registry_load(dirs, n, reg, &err);
+    free(conf_dirs_copy);
+    if (st != SMFW_OK) return smfw_cli_fail(&err);
+    /* A plugin may add commands, never replace one of the program's. */
+    const char *builtin[64];
+    size_t n_builtin = 0;
+    for (const smfw_command *const *c = smfw_commands(); *c && n_builtin < 63; c++)
+        builtin[n_builtin++] = (*c)->name;
+    builtin[n_builtin++] = "profile"; /* `smfw profile` is `smfw run` (AIPerf's verb) */
+    smfw_registry_reserve_commands(*reg, builtin, n_builtin);
+    return -1;
+}
+
+int smfw_cli_begin(int argc, char **argv, int load_plugins, smfw_cli *cli, int *want_help) {
+    memset(cli, 0, sizeof *cli);
+    smfw_error err;
+    smfw_error_clear(&err);
+    cli_prescan p;
+    cli_prescan_args(argc, argv, &p);
+    *want_help = p.want_help;
+    for (size_t i = 0; i < p.n_plugin_dirs; i++) {
+        /* A folder that is not there finds no plugin: say so instead of ignoring it. */
+        struct stat st;
+        if (stat(p.plugin_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+            smfw_error_set(&err, SMFW_ERR_USAGE, "option --plugin-path: %s is not a folder",
+                           p.plugin_dirs[i]);
             return smfw_cli_fail(&err);
         }
     }
-    free(conf_dirs_copy);
+    smfw_log_set_level(p.verbosity >= 2   ? SMFW_LOG_TRACE
+                       : p.verbosity == 1 ? SMFW_LOG_DEBUG
+                       : p.verbosity < 0  ? SMFW_LOG_WARN
+                                          : SMFW_LOG_INFO);
+    cli->verbosity = p.verbosity;
+    char default_conf[4096];
+    const char *config_file = p.config_file;
+    const char *config_from = "--config";
+    if (!config_file && smfw_config_default_file(default_conf, sizeof default_conf)) {
+        config_file = default_conf;
+        config_from = "the default config file";
+    }
+    if (config_file) {
+        FILE *fp = fopen(config_file, "r");
+        if (!fp) {
+            smfw_error_set(&err, SMFW_ERR_CONFIG, "cannot read config file %s (%s): %s",
+                           config_file, config_from, strerror(errno));
+            return smfw_cli_fail(&err);
+        }
+        fclose(fp);
+    }
+    if (load_plugins) {
+        int rc = cli_load_registry(&p, config_file, &cli->reg);
+        if (rc >= 0) return rc;
+    }
     if (smfw_config_new(cli->reg, &cli->cfg, &err) != SMFW_OK) return smfw_cli_fail(&err);
     if (config_file) {
         if (smfw_config_load_file(cli->cfg, config_file, &err) != SMFW_OK)
@@ -238,11 +267,41 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
         cli->config_file = config_file == default_conf ? "smfw.conf" : config_file;
     }
     if (smfw_config_apply_env(cli->cfg, &err) != SMFW_OK) return smfw_cli_fail(&err);
+    return -1;
+}
+
+smfw_registry *smfw_cli_registry_only(int argc, char **argv) {
+    cli_prescan p;
+    cli_prescan_args(argc, argv, &p);
+    char default_conf[4096];
+    const char *config_file = p.config_file;
+    if (!config_file && smfw_config_default_file(default_conf, sizeof default_conf))
+        config_file = default_conf;
+    smfw_registry *reg = NULL;
+    if (cli_load_registry(&p, config_file, &reg) >= 0) return NULL;
+    return reg;
+}
+
+int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cli_option *extra,
+                   size_t n_extra,
+                   int (*on_option)(void *user, const char *name, const char *value), void *user,
+                   int load_plugins, smfw_cli *cli) {
+    int want_help = 0;
+    int rc = smfw_cli_begin(argc, argv, load_plugins, cli, &want_help);
+    if (rc >= 0) return rc;
     if (want_help) {
         smfw_cli_print_help(cmd, cli->cfg, extra, n_extra, stdout);
         return 0;
     }
+    return smfw_cli_parse(cmd, argc, argv, extra, n_extra, on_option, user, cli);
+}
 
+int smfw_cli_parse(const smfw_command *cmd, int argc, char **argv, const smfw_cli_option *extra,
+                   size_t n_extra,
+                   int (*on_option)(void *user, const char *name, const char *value), void *user,
+                   smfw_cli *cli) {
+    smfw_error err;
+    smfw_error_clear(&err);
     /* Pass 2: getopt_long over every flag. */
     size_t cap = 16 + n_extra + sizeof aiperf_aliases / sizeof aiperf_aliases[0];
     for (size_t s = 0; s < smfw_config_section_count(cli->cfg); s++) {

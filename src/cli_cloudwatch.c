@@ -1,63 +1,46 @@
-/* cli_cloudwatch.c - `--cloudwatch` on run and sweep: the server's view next to the client's. */
-#include <math.h>
+/*
+ * cli_cloudwatch.c - `--cloudwatch` on run and sweep: the server's view next to
+ * the client's. The reading is the `cloudwatch` command's, which a plugin
+ * provides (plugins/command-aws): the program hands it the benchmark's window
+ * and request count and names no AWS service itself.
+ */
+#include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include <smfw/cloudwatch.h>
 #include <smfw/log.h>
 
 #include "commands.h"
 
-static void write_text(const char *dir, const char *name, const char *text) {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *fp = fopen(path, "w");
-    if (!fp || fputs(text, fp) == EOF) SMFW_LOG_WARN(NULL, "cannot write %s", path);
-    if (fp) fclose(fp);
+int smfw_cli_cloudwatch_check(const smfw_cli *cli) {
+    if (smfw_registry_find_command(cli->reg, "cloudwatch", NULL)) return 0;
+    smfw_log(SMFW_LOG_ERROR, NULL,
+             "--cloudwatch needs the `smfw cloudwatch` command, which no loaded plugin provides "
+             "(it comes with the command plugin aws, smfw_command_aws.so; see `smfw plugins`)");
+    return 1;
 }
 
-void smfw_cli_cloudwatch(const smfw_config *cfg, const char *variant, double wait_s,
-                         const char *dir, int64_t start_ns, int64_t end_ns, int64_t requests_sent,
-                         int quiet) {
-    const smfw_settings *run = smfw_config_section(cfg, "run");
-    const char *endpoint = smfw_settings_get(run, "endpoint");
-    if (!endpoint || strcmp(endpoint, "mock") == 0) {
-        SMFW_LOG_WARN(NULL, "--cloudwatch needs a SageMaker endpoint (--endpoint NAME; for "
-                            "smfw-mock start it yourself and pass --endpoint-url)");
-        return;
+void smfw_cli_cloudwatch(const smfw_cli *cli, const char *variant, double wait_s, const char *dir,
+                         int64_t start_ns, int64_t end_ns, int64_t requests_sent, int quiet) {
+    char start[32], end[32], sent[32], wait[32];
+    snprintf(start, sizeof start, "%" PRId64, (int64_t)(start_ns / 1000000000LL));
+    snprintf(end, sizeof end, "%" PRId64, (int64_t)((end_ns + 999999999LL) / 1000000000LL));
+    smfw_command_value v[6] = {{"start", start}, {"end", end}, {"save", dir}};
+    size_t n = 3;
+    if (requests_sent >= 0) {
+        snprintf(sent, sizeof sent, "%" PRId64, requests_sent);
+        v[n++] = (smfw_command_value){"sent", sent};
     }
     if (wait_s > 0) {
-        SMFW_LOG_INFO(NULL, "waiting %.0f s for CloudWatch to publish the run's minutes", wait_s);
-        sleep((unsigned)ceil(wait_s));
+        snprintf(wait, sizeof wait, "%.3fs", wait_s);
+        v[n++] = (smfw_command_value){"wait", wait};
     }
-    smfw_aws_options o;
-    smfw_aws_options_from_config(cfg, &o);
-    smfw_aws_client *client = NULL;
-    smfw_cw_report *rep = NULL;
-    smfw_error err;
-    smfw_error_clear(&err);
-    smfw_cw_query q;
-    memset(&q, 0, sizeof q);
-    q.endpoint = endpoint;
-    q.variant = variant;
-    q.inference_component = smfw_settings_get(run, "inference_component");
-    q.start_s = start_ns / 1000000000LL;
-    q.end_s = (end_ns + 999999999LL) / 1000000000LL;
-    if (smfw_aws_client_new(&o, &client, &err) != SMFW_OK ||
-        smfw_cloudwatch_fetch(client, &q, &rep, &err) != SMFW_OK) {
-        SMFW_LOG_WARN(NULL, "CloudWatch: %s", err.message);
-        smfw_aws_client_free(client);
-        return;
-    }
-    smfw_cloudwatch_interpret(rep, NULL, requests_sent);
-    char *md = smfw_cloudwatch_markdown(rep), *js = smfw_cloudwatch_json(rep);
-    if (dir && md) write_text(dir, "cloudwatch.md", md);
-    if (dir && js) write_text(dir, "cloudwatch.json", js);
-    if (!quiet && md) fprintf(stdout, "\n%s", md);
-    free(md);
-    free(js);
-    smfw_cw_report_free(rep);
-    smfw_aws_client_free(client);
+    if (variant) v[n++] = (smfw_command_value){"variant", variant};
+    if (!quiet) fputc('\n', stdout);
+    int rc = smfw_cli_run_command(cli, "cloudwatch", v, n, quiet ? -1 : cli->verbosity);
+    if (rc != 0)
+        SMFW_LOG_WARN(NULL,
+                      "--cloudwatch: the server's view could not be read (%s); the "
+                      "benchmark's own results stand",
+                      rc < 0 ? "no `cloudwatch` command is loaded" : "see above");
 }

@@ -15,13 +15,18 @@ static int plugins_main(int argc, char **argv) {
     }
     size_t n = smfw_registry_count(cli.reg);
     printf("%-9s %-12s %-9s %-5s %s\n", "KIND", "NAME", "VERSION", "ABI", "PATH / DESCRIPTION");
-    for (int kind = SMFW_PLUGIN_BACKEND; kind <= SMFW_PLUGIN_REPORTER; kind++) {
+    for (int kind = SMFW_PLUGIN_BACKEND; kind <= SMFW_PLUGIN_COMMAND; kind++) {
         for (size_t i = 0; i < n; i++) {
             const smfw_plugin_entry *e = smfw_registry_at(cli.reg, i);
             if ((int)e->desc->kind != kind) continue;
             printf("%-9s %-12s %-9s %u.%-3u %s\n%-38s %s\n", smfw_plugin_kind_name(e->desc->kind),
                    e->desc->name, e->desc->version, e->desc->abi_major, e->desc->abi_minor, e->path,
                    "", e->desc->description);
+            if (e->desc->kind != SMFW_PLUGIN_COMMAND) continue;
+            const smfw_command_ops *o = e->desc->ops;
+            printf("%-38s commands:", "");
+            for (size_t k = 0; o->commands[k]; k++) printf(" %s", o->commands[k]->name);
+            putchar('\n');
         }
     }
     size_t refused = smfw_registry_refused_count(cli.reg);

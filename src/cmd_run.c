@@ -70,6 +70,10 @@ static int run_main(int argc, char **argv) {
     smfw_results_s3_mirror *mirror = NULL;
     char tmp_root[4096] = "", tmp_dir[4200], s3_dest[1300];
     if (!smfw_results_s3_is_uri(s3_uri)) s3_uri = NULL;
+    if (args.cloudwatch && smfw_cli_cloudwatch_check(&cli) != 0) {
+        smfw_cli_cleanup(&cli);
+        return 1;
+    }
     if (s3_uri && args.cloudwatch) {
         smfw_log(SMFW_LOG_ERROR, NULL, "--cloudwatch needs a local result folder; not with -o %s",
                  s3_uri);
@@ -130,7 +134,7 @@ static int run_main(int argc, char **argv) {
             start = (int64_t)results->stats[SMFW_M_MIN_REQUEST_TIMESTAMP].avg;
         if (results->stats[SMFW_M_MAX_RESPONSE_TIMESTAMP].present && !end)
             end = (int64_t)results->stats[SMFW_M_MAX_RESPONSE_TIMESTAMP].avg;
-        smfw_cli_cloudwatch(cli.cfg, args.variant, args.cloudwatch_wait_s, dir, start, end,
+        smfw_cli_cloudwatch(&cli, args.variant, args.cloudwatch_wait_s, dir, start, end,
                             (int64_t)results->n_records, cli.verbosity < 0);
     }
     if (st != SMFW_OK) {

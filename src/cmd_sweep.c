@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include <smfw/capacity.h>
-#include <smfw/cloudwatch.h>
 #include <smfw/log.h>
 
 #include "commands.h"
@@ -650,7 +649,7 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
         if (arc && !rc) rc = arc;
     }
     if (a->cloudwatch)
-        smfw_cli_cloudwatch(cfg, a->variant, a->cloudwatch_wait_s, sweep_dir, t_start,
+        smfw_cli_cloudwatch(cli, a->variant, a->cloudwatch_wait_s, sweep_dir, t_start,
                             smfw_now_wall_ns(), managed ? -1 : sent, cli->verbosity < 0);
 out:
     smfw_sweep_free(s);
@@ -694,8 +693,10 @@ static int sweep_main(int argc, char **argv) {
                 if (rc == 0) rc = analyse_and_report(&a, s, a.from, cli.verbosity < 0);
                 smfw_sweep_free(s);
             }
-        } else {
+        } else if (!a.cloudwatch || smfw_cli_cloudwatch_check(&cli) == 0) {
             rc = run_sweep(&a, &cli);
+        } else {
+            rc = 1;
         }
     }
     free(a.levels);

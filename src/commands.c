@@ -4,18 +4,24 @@
 #include "commands.h"
 
 extern const smfw_command smfw_command_run, smfw_command_results, smfw_command_sweep,
-    smfw_command_compare, smfw_command_merge, smfw_command_launch, smfw_command_cloudwatch,
-    smfw_command_dataset, smfw_command_tokenize, smfw_command_plugins, smfw_command_config,
-    smfw_command_version, smfw_command_help;
+    smfw_command_compare, smfw_command_merge, smfw_command_launch, smfw_command_dataset,
+    smfw_command_tokenize, smfw_command_plugins, smfw_command_config, smfw_command_version,
+    smfw_command_help;
 
 /* Display order of `smfw help`; a missing cmd_<name>.c is a link error, not a silent gap. */
-static const smfw_command *const command_table[] = {&smfw_command_run,        &smfw_command_results,
-                                                    &smfw_command_sweep,      &smfw_command_compare,
-                                                    &smfw_command_merge,      &smfw_command_launch,
-                                                    &smfw_command_cloudwatch, &smfw_command_dataset,
-                                                    &smfw_command_tokenize,   &smfw_command_plugins,
-                                                    &smfw_command_config,     &smfw_command_version,
-                                                    &smfw_command_help,       NULL};
+static const smfw_command *const command_table[] = {&smfw_command_run,
+                                                    &smfw_command_results,
+                                                    &smfw_command_sweep,
+                                                    &smfw_command_compare,
+                                                    &smfw_command_merge,
+                                                    &smfw_command_launch,
+                                                    &smfw_command_dataset,
+                                                    &smfw_command_tokenize,
+                                                    &smfw_command_plugins,
+                                                    &smfw_command_config,
+                                                    &smfw_command_version,
+                                                    &smfw_command_help,
+                                                    NULL};
 
 const smfw_command *const *smfw_commands(void) {
     return command_table;

@@ -56,6 +56,27 @@ int smfw_cli_setup(const smfw_command *cmd, int argc, char **argv, const smfw_cl
                    int (*on_option)(void *user, const char *name, const char *value), void *user,
                    int load_plugins, smfw_cli *cli);
 
+/**
+ * smfw_cli_setup() in two halves, for a command whose options are known only
+ * once plugins are loaded (a plugin's command): smfw_cli_begin() reads -C,
+ * --plugin-path, -v/-q and -h, loads the plugins (built-in command names
+ * reserved) and the configuration, and says whether help was asked;
+ * smfw_cli_parse() then parses every flag. Both return -1 to continue or
+ * an exit code; smfw_cli_cleanup() afterwards either way.
+ */
+int smfw_cli_begin(int argc, char **argv, int load_plugins, smfw_cli *cli, int *want_help);
+int smfw_cli_parse(const smfw_command *cmd, int argc, char **argv, const smfw_cli_option *extra,
+                   size_t n_extra,
+                   int (*on_option)(void *user, const char *name, const char *value), void *user,
+                   smfw_cli *cli);
+
+/**
+ * Only the plugins of a command line (its --plugin-path and -C, the
+ * defaults), without reading the configuration: for listings such as
+ * `smfw help`. NULL when the loader failed (said so).
+ */
+smfw_registry *smfw_cli_registry_only(int argc, char **argv);
+
 /** Release what smfw_cli_setup() made. */
 void smfw_cli_cleanup(smfw_cli *cli);
 
@@ -73,17 +94,38 @@ void smfw_cli_progress_end(void);
 /** Configure the progress printer from smfw.progress and the verbosity. */
 void smfw_cli_progress_setup(const smfw_config *cfg, int verbosity);
 
+/* ---- commands that plugins provide (smfw/command.h) ---------------------- */
+
 /**
- * The server's view of a finished run or sweep: wait `wait_s` (CloudWatch
- * publishes with a delay), read SageMaker's CloudWatch metrics over
- * [start_ns, end_ns] for the configured endpoint (variant NULL = AllTraffic),
- * compare them with `requests_sent` (-1 = unknown), write cloudwatch.md and
- * cloudwatch.json into dir and print the reading unless quiet. Problems are
- * warnings: the benchmark's own results stand.
+ * `smfw NAME ...` for a command of a loaded plugin (argv[0] is NAME): parse
+ * the line from its declared options, answer --help, call its main. An
+ * unknown NAME is the "unknown command" error, exit 1.
  */
-void smfw_cli_cloudwatch(const smfw_config *cfg, const char *variant, double wait_s,
-                         const char *dir, int64_t start_ns, int64_t end_ns, int64_t requests_sent,
-                         int quiet);
+int smfw_plugin_command_main(int argc, char **argv);
+
+/**
+ * Run the plugin command `name` from inside another command, with that
+ * command's configuration and the options given as `values`. Returns its
+ * exit code, or -1 when no loaded plugin provides it.
+ */
+int smfw_cli_run_command(const smfw_cli *cli, const char *name, const smfw_command_value *values,
+                         size_t n_values, int verbosity);
+
+/** The "Plugin commands:" part of `smfw help` (nothing when there are none). */
+void smfw_plugin_commands_list(FILE *out, int argc, char **argv);
+
+/**
+ * `--cloudwatch` on run and sweep. The check (before the benchmark) fails
+ * with exit code 1 when no plugin provides the `cloudwatch` command. After
+ * it, the command reads SageMaker's CloudWatch metrics over [start_ns,
+ * end_ns] for the configured endpoint (variant NULL = AllTraffic) once
+ * `wait_s` has passed, compares them with `requests_sent` (-1 = unknown),
+ * writes cloudwatch.md and cloudwatch.json into dir and prints the reading
+ * unless quiet. Problems are warnings: the benchmark's own results stand.
+ */
+int smfw_cli_cloudwatch_check(const smfw_cli *cli);
+void smfw_cli_cloudwatch(const smfw_cli *cli, const char *variant, double wait_s, const char *dir,
+                         int64_t start_ns, int64_t end_ns, int64_t requests_sent, int quiet);
 
 /** Print an error sentence as "smfw: error: ..." and return the exit code of its status. */
 int smfw_cli_fail(const smfw_error *err);

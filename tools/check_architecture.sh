@@ -3,7 +3,7 @@
 # checked on the source tree (CI runs it from tools/test.sh):
 #   R1  no file under src/ includes an AWS header (the program is a generic front end)
 #   R2  no file under src/ names a backend (no string "managed", "direct", ...)
-#   R3  no plugin includes the program's API (app.h, capacity.h, compare.h, merge.h, cloudwatch.h)
+#   R3  no plugin includes the program's API (app.h, capacity.h, compare.h, merge.h)
 #   R4  the core includes no concrete plugin (nothing under plugins/, no plugin header)
 #   R5  smfw_run_context carries no plugin registry
 # The plugin ABI 2.0 issue removes the violations that exist today; until each of its
@@ -13,15 +13,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # rule|file|what  (one line per violation that exists today)
-KNOWN='R1|src/cli_cloudwatch.c|smfw/cloudwatch.h
-R1|src/cmd_cloudwatch.c|smfw/cloudwatch.h
-R1|src/cmd_results.c|smfw/aws.h
-R1|src/cmd_sweep.c|smfw/cloudwatch.h
+# (R3 command-aws: smfw_sweep_load_dir, until runs of runs are an SDK type, smfw_run_set.)
+KNOWN='R1|src/cmd_results.c|smfw/aws.h
 R2|src/cmd_results.c|managed
 R2|src/cmd_sweep.c|managed
 R3|plugins/backend-managed/job.c|smfw/app.h
 R3|plugins/backend-managed/levels.c|smfw/app.h
 R3|plugins/backend-managed/managed_backend.c|smfw/app.h
+R3|plugins/command-aws/cmd_cloudwatch.c|smfw/capacity.h
 R3|plugins/reporter-html/html_data.c|smfw/capacity.h
 R5|include/smfw/backend.h|registry'
 

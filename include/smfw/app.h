@@ -11,6 +11,7 @@
 
 #include <smfw/clock.h>
 #include <smfw/backend.h>
+#include <smfw/command.h>
 #include <smfw/config.h>
 #include <smfw/dataset.h>
 #include <smfw/plugin.h>
@@ -61,6 +62,24 @@ SMFW_API const smfw_plugin_entry *smfw_registry_find(const smfw_registry *reg,
 /** Refusal messages ("plugin /x/y.so refused: ..."). */
 SMFW_API size_t smfw_registry_refused_count(const smfw_registry *reg);
 SMFW_API const char *smfw_registry_refused(const smfw_registry *reg, size_t i);
+
+/**
+ * Refuse every command plugin that provides a command named in `reserved`
+ * (the program's built-in commands) as a load refusal: its module is closed,
+ * and "plugin PATH refused: its command \"run\" is a built-in command of
+ * smfw" is logged and added to the refusals. Call it right after loading,
+ * before holding entries (the entries after a removed one move).
+ */
+SMFW_API void smfw_registry_reserve_commands(smfw_registry *reg, const char *const *reserved,
+                                             size_t n_reserved);
+
+/**
+ * The command `name` of a loaded command plugin, or NULL. *plugin (may be
+ * NULL) gets the plugin that provides it.
+ */
+SMFW_API const smfw_command_def *smfw_registry_find_command(const smfw_registry *reg,
+                                                            const char *name,
+                                                            const smfw_plugin_entry **plugin);
 
 /**
  * Register a built-in (statically linked) plugin descriptor, as libltdl's

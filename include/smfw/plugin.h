@@ -29,7 +29,8 @@ extern "C" {
 typedef enum smfw_plugin_kind {
     SMFW_PLUGIN_BACKEND = 1,
     SMFW_PLUGIN_DATASET = 2,
-    SMFW_PLUGIN_REPORTER = 3
+    SMFW_PLUGIN_REPORTER = 3,
+    SMFW_PLUGIN_COMMAND = 4 /**< subcommands of the program (smfw/command.h); ABI 1.1 */
 } smfw_plugin_kind;
 
 /** What the entry function returns. */
@@ -42,7 +43,8 @@ typedef struct smfw_plugin_descriptor {
     const char *description; /**< one line */
     const smfw_setting_decl *
         settings; /**< keys of section "<kind>.<name>", SMFW_SETTINGS_END-terminated; may be NULL */
-    const void *ops; /**< smfw_backend_ops / smfw_dataset_ops / smfw_reporter_ops */
+    const void *ops; /**< smfw_backend_ops / smfw_dataset_ops / smfw_reporter_ops /
+                        smfw_command_ops */
 } smfw_plugin_descriptor;
 
 /** Type of the entry function. */
@@ -69,7 +71,7 @@ typedef const smfw_plugin_descriptor *(*smfw_plugin_entry_fn)(void);
         return &module##_descriptor;                                                               \
     }
 
-/** Name of a kind ("backend", "dataset", "reporter"). */
+/** Name of a kind ("backend", "dataset", "reporter", "command"). */
 SMFW_API const char *smfw_plugin_kind_name(smfw_plugin_kind kind);
 
 /**

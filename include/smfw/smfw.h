@@ -26,10 +26,11 @@ extern "C" {
  * Plugin ABI version. A plugin built against another ABI major is refused;
  * a plugin built against an older minor of the same major is accepted (ops
  * tables only grow by appending, and the core checks each table's size
- * before calling a slot added later).
+ * before calling a slot added later). 1.1 added the command kind
+ * (smfw/command.h).
  */
 #define SMFW_ABI_MAJOR 1
-#define SMFW_ABI_MINOR 0
+#define SMFW_ABI_MINOR 1
 
 /** Symbol visibility for libsmfw's public functions. */
 #if defined(__GNUC__)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test_cloudwatch_counts.sh - `smfw cloudwatch` against smfw-mock, which serves
-# the CloudWatch metrics it observed: the invocations CloudWatch counts equal
+# the CloudWatch metrics it observed (`smfw cloudwatch` is the command plugin aws's,
+# plugins/command-aws): the invocations CloudWatch counts equal
 # the requests the client sent (--run DIR), 5XX errors injected by the mock
 # are counted and read as the server's queue limit, ModelLatency comes back in
 # ms, the instance (GPU) metrics the mock does not publish are named as
@@ -47,6 +48,30 @@ grep -q "| Invocations | AWS/SageMaker | count | 60.00 |" "$work/cw.md"
 "$SMFW_PYTHON" -c "
 import json; m = json.load(open('$work/since.json'))['metrics']
 assert m['Invocations']['total'] == 60, m['Invocations']"
+# an explicit window and request count (what run/sweep --cloudwatch hand the command),
+# saved into a folder: the same invocations, read against the count given
+read -r cw_start cw_end < <("$SMFW_PYTHON" -c "
+import json; c = json.load(open('$work/cw.json')); print(c['start_time'], c['end_time'])")
+"$SMFW" cloudwatch --endpoint bench --start "$cw_start" --end "$cw_end" --sent 61 \
+    --save "$work/saved" --endpoint-url "$MOCK_URL" --region us-east-1 -q > "$work/quiet.out"
+[ ! -s "$work/quiet.out" ] || { echo "-q with --save printed:"; cat "$work/quiet.out"; exit 1; }
+grep -q "| Invocations | AWS/SageMaker | count | 60.00 |" "$work/saved/cloudwatch.md"
+grep -q "counted 60 invocations but the client sent 61 requests" "$work/saved/cloudwatch.md" ||
+    { cat "$work/saved/cloudwatch.md"; exit 1; }
+[ -s "$work/saved/cloudwatch.json" ]
+# bad values name their flag; a window given twice is refused; the private mock has no CloudWatch
+for bad in "--start 5|--start and --end go together" "--start 9 --end 3|--end 3 is not after" \
+    "--sent x --run $work/run|--sent wants a whole number" "--wait soon|--wait wants a duration" \
+    "--start 1 --end 2 --since 5m|give one window" "--format xml|--format wants markdown or json"; do
+    args=${bad%%|*} want=${bad#*|}
+    # shellcheck disable=SC2086
+    if "$SMFW" cloudwatch --endpoint bench $args 2> "$work/bad.err"; then
+        echo "smfw cloudwatch $args succeeded"; exit 1
+    fi
+    grep -q -- "$want" "$work/bad.err" || { echo "$args:"; cat "$work/bad.err"; exit 1; }
+done
+rc=0; "$SMFW" cloudwatch --endpoint mock --since 5m 2> "$work/mock.err" || rc=$?
+[ "$rc" = 1 ] && grep -q 'not "mock"' "$work/mock.err" || { echo "rc=$rc"; cat "$work/mock.err"; exit 1; }
 # a variant the endpoint does not have: no data, said so
 "$SMFW" cloudwatch --endpoint bench --variant Nope --since 10m --endpoint-url "$MOCK_URL" \
     --region us-east-1 > "$work/nope.md"

@@ -48,12 +48,18 @@ ls "$work/reporter-hello/smfw_reporter_hello.so" "$work/dataset-csv/smfw_dataset
 # 3. The installed smfw finds them.
 export SMFW_PLUGIN_PATH="$work/reporter-hello:$work/dataset-csv"
 SMFW="$prefix/bin/smfw"
+# built against the installed SDK, so they carry its ABI ("smfw 0.1.0 (plugin ABI 1.1)")
+abi=$("$SMFW" version | sed -E 's/.*plugin ABI ([0-9]+)\.([0-9]+)\).*/\1\\.\2/')
 "$SMFW" plugins >"$work/plugins.txt" 2>&1 || { cat "$work/plugins.txt"; fail "smfw plugins"; }
-grep -Eq "^reporter +hello +1\.0\.0 +1\.0 +$work/reporter-hello/smfw_reporter_hello\.so" \
+grep -Eq "^reporter +hello +1\.0\.0 +$abi +$work/reporter-hello/smfw_reporter_hello\.so" \
     "$work/plugins.txt" || { cat "$work/plugins.txt"; fail "hello reporter not listed"; }
-grep -Eq "^dataset +csv +1\.0\.0 +1\.0 +$work/dataset-csv/smfw_dataset_csv\.so" \
+grep -Eq "^dataset +csv +1\.0\.0 +$abi +$work/dataset-csv/smfw_dataset_csv\.so" \
     "$work/plugins.txt" || { cat "$work/plugins.txt"; fail "csv dataset not listed"; }
 grep -q "refused" "$work/plugins.txt" && { cat "$work/plugins.txt"; fail "a plugin was refused"; }
+# the installed command plugin aws answers `smfw cloudwatch` from the install
+"$SMFW" help >"$work/help.txt" 2>&1 || { cat "$work/help.txt"; fail "smfw help"; }
+grep -q "^  cloudwatch .*(plugin aws)$" "$work/help.txt" ||
+    { cat "$work/help.txt"; fail "installed smfw lists no cloudwatch command"; }
 echo "smfw plugins lists reporter hello and dataset csv"
 
 # 4. Use them for real.
@@ -109,4 +115,23 @@ if "$SMFW" run --backend direct --endpoint mock "${mock[@]}" --dataset csv --dat
 fi
 grep -q "bad.csv:3: column output_length" "$work/badcsv.out" ||
     { cat "$work/badcsv.out"; fail "the CSV error does not name file and line"; }
+# Without the command plugin aws, --cloudwatch is refused before anything is sent, and
+# `smfw cloudwatch` is an unknown command (the program itself knows no CloudWatch).
+aws_so=$(find "$prefix" -name smfw_command_aws.so)
+[ -n "$aws_so" ] || fail "smfw_command_aws.so was not installed"
+rm "$aws_so"
+set +e
+"$SMFW" run --backend direct --endpoint mock "${mock[@]}" --request-count 2 --cloudwatch \
+    -o "$work/nocw" --progress none >"$work/nocw.out" 2>&1
+rc=$?
+set -e
+[ "$rc" = 1 ] && [ ! -e "$work/nocw" ] || { cat "$work/nocw.out"; fail "--cloudwatch without the plugin: rc $rc"; }
+grep -q -- "--cloudwatch needs the \`smfw cloudwatch\` command, which no loaded plugin provides" \
+    "$work/nocw.out" || { cat "$work/nocw.out"; fail "no reason for --cloudwatch"; }
+set +e
+"$SMFW" cloudwatch --endpoint x >"$work/nocw2.out" 2>&1
+rc=$?
+set -e
+[ "$rc" = 1 ] && grep -q 'unknown command "cloudwatch"' "$work/nocw2.out" ||
+    { cat "$work/nocw2.out"; fail "smfw cloudwatch without the plugin: rc $rc"; }
 echo "PASS: out-of-tree plugins build from the install and run"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <smfw/cloudwatch.h>
+#include "cloudwatch.h"
 
 static int has_finding(const smfw_cw_report *r, const char *needle) {
     for (size_t i = 0; i < r->n_findings; i++)

@@ -1,6 +1,7 @@
 /* test_registry.c - the plugin loader: real modules load, broken ones are refused with the reason.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,7 +75,9 @@ START_TEST(refuses_wrong_abi_missing_symbol_and_missing_slot) {
     ck_assert_ptr_nonnull(m);
     ck_assert_ptr_nonnull(strstr(m, SMFW_BAD_PLUGIN_DIR "/smfw_backend_wrongabi.so refused"));
     ck_assert_ptr_nonnull(strstr(m, "ABI 99.0"));
-    ck_assert_ptr_nonnull(strstr(m, "ABI 1.0"));
+    char ours[32];
+    snprintf(ours, sizeof ours, "ABI %d.%d", SMFW_ABI_MAJOR, SMFW_ABI_MINOR);
+    ck_assert_ptr_nonnull(strstr(m, ours));
     m = find_refusal(reg, "smfw_reporter_nosymbol.so");
     ck_assert_ptr_nonnull(m);
     ck_assert_ptr_nonnull(strstr(m, "smfw_reporter_nosymbol_LTX_smfw_plugin_entry"));
@@ -120,6 +123,86 @@ START_TEST(first_folder_wins_and_env_path_is_searched_first) {
 }
 END_TEST
 
+/* Command plugins: a third party's command loads and runs; a second provider of one command,
+ * a command plugin older than the kind, a command without main, and a command named like a
+ * built-in one are refused with sentences naming the file. */
+START_TEST(command_plugins_load_and_bad_ones_are_refused) {
+    const char *dirs[] = {SMFW_CMD_PLUGIN_DIR "/good", SMFW_CMD_PLUGIN_DIR "/bad"};
+    smfw_registry *reg = NULL;
+    smfw_error err;
+    ck_assert_int_eq(smfw_registry_load(dirs, 2, &reg, &err), SMFW_OK);
+    const smfw_plugin_entry *owner = NULL;
+    const smfw_command_def *greet = smfw_registry_find_command(reg, "greet", &owner);
+    ck_assert_ptr_nonnull(greet);
+    ck_assert_str_eq(owner->desc->name, "fixture");
+    ck_assert_str_eq(smfw_plugin_kind_name(owner->desc->kind), "command");
+    ck_assert_ptr_nonnull(strstr(owner->path, "/good/smfw_command_fixture.so"));
+    ck_assert_uint_eq(smfw_registry_refused_count(reg), 3);
+    const char *m = find_refusal(reg, "smfw_command_dupe.so refused");
+    ck_assert_ptr_nonnull(m);
+    ck_assert_msg(strstr(m, "its command \"greet\" is already provided by " SMFW_CMD_PLUGIN_DIR
+                            "/good/smfw_command_fixture.so"),
+                  "%s", m);
+    m = find_refusal(reg, "smfw_command_oldabi.so refused");
+    ck_assert_ptr_nonnull(m);
+    ck_assert_msg(strstr(m, "built for plugin ABI 1.0") &&
+                      strstr(m, "commands arrived with ABI 1.1"),
+                  "%s", m);
+    m = find_refusal(reg, "smfw_command_nomain.so refused");
+    ck_assert_ptr_nonnull(m);
+    ck_assert_msg(strstr(m, "command \"greet\" has a NULL summary, usage or main"), "%s", m);
+    /* The clashing plugin loaded; reserving the built-in names refuses it, whole. */
+    ck_assert_ptr_nonnull(smfw_registry_find_command(reg, "fine", NULL));
+    ck_assert_ptr_nonnull(smfw_registry_find_command(reg, "run", NULL));
+    const char *builtin[] = {"run", "results", "help"};
+    smfw_registry_reserve_commands(reg, builtin, 3);
+    ck_assert_ptr_null(smfw_registry_find_command(reg, "run", NULL));
+    ck_assert_ptr_null(smfw_registry_find_command(reg, "fine", NULL));
+    ck_assert_ptr_null(smfw_registry_find(reg, SMFW_PLUGIN_COMMAND, "clash"));
+    ck_assert_uint_eq(smfw_registry_refused_count(reg), 4);
+    m = find_refusal(reg, "smfw_command_clash.so refused");
+    ck_assert_ptr_nonnull(m);
+    ck_assert_msg(strstr(m, "its command \"run\" is a built-in command of smfw"), "%s", m);
+    /* What stayed is intact: the entries after the removed one still name their files. */
+    greet = smfw_registry_find_command(reg, "greet", &owner);
+    ck_assert_ptr_nonnull(greet);
+    ck_assert_ptr_nonnull(strstr(owner->path, "smfw_command_fixture.so"));
+    for (size_t i = 0; i < smfw_registry_count(reg); i++)
+        ck_assert_ptr_nonnull(strstr(smfw_registry_at(reg, i)->path, ".so"));
+    smfw_registry_free(reg);
+}
+END_TEST
+
+/* The command runs through its context: options (last one wins, "" for a switch), config. */
+START_TEST(command_runs_with_its_context) {
+    const char *dirs[] = {SMFW_CMD_PLUGIN_DIR "/good"};
+    smfw_registry *reg = NULL;
+    smfw_error err;
+    ck_assert_int_eq(smfw_registry_load(dirs, 1, &reg, &err), SMFW_OK);
+    const smfw_command_def *greet = smfw_registry_find_command(reg, "greet", NULL);
+    ck_assert_ptr_nonnull(greet);
+    smfw_config *cfg = NULL;
+    ck_assert_int_eq(smfw_config_new(reg, &cfg, &err), SMFW_OK);
+    ck_assert_int_eq(smfw_config_set(cfg, "command.fixture", "greeting", "hi", SMFW_SOURCE_FLAG,
+                                     "--fixture-greeting", 0, &err),
+                     SMFW_OK);
+    smfw_command_value v[] = {{"who", "ann"}, {"shout", ""}, {"who", "bob"}, {"exit", "4"}};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    smfw_command_context ctx = {sizeof ctx, cfg, v, 4, 0, out};
+    ck_assert_ptr_null(smfw_command_get(&ctx, "nope"));
+    ck_assert_str_eq(smfw_command_get(&ctx, "shout"), "");
+    char *argv[] = {"greet", "a", "b", NULL};
+    ck_assert_int_eq(greet->main(&ctx, 3, argv), 4);
+    fclose(out);
+    ck_assert_str_eq(text, "hi bob!\nendpoint=- verbosity=0 args=a,b\n");
+    free(text);
+    smfw_config_free(cfg);
+    smfw_registry_free(reg);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("registry");
     TCase *tc = tcase_create("core");
@@ -128,6 +211,8 @@ int main(void) {
     tcase_add_test(tc, refuses_wrong_abi_missing_symbol_and_missing_slot);
     tcase_add_test(tc, non_elf_plugin_is_named_so);
     tcase_add_test(tc, first_folder_wins_and_env_path_is_searched_first);
+    tcase_add_test(tc, command_plugins_load_and_bad_ones_are_refused);
+    tcase_add_test(tc, command_runs_with_its_context);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,13 +1,14 @@
 /*
- * cloudwatch.h - the server's view of a benchmark: SageMaker's CloudWatch
- * metrics over the run's window (GetMetricData, 60 s periods) and a reading
- * of them next to the client's numbers. Invocation metrics come from
+ * cloudwatch.h - the server's view of a benchmark (private to the command
+ * plugin aws): SageMaker's CloudWatch metrics over the run's window
+ * (GetMetricData, 60 s periods) and a reading of them next to the client's
+ * numbers. Invocation metrics come from
  * AWS/SageMaker, instance utilisation from /aws/sagemaker/Endpoints (or the
  * InferenceComponents namespaces for an inference component). A metric with
  * no data points is reported as missing, never filled in.
  */
-#ifndef SMFW_CLOUDWATCH_H
-#define SMFW_CLOUDWATCH_H
+#ifndef SMFW_COMMAND_AWS_CLOUDWATCH_H
+#define SMFW_COMMAND_AWS_CLOUDWATCH_H
 
 #include <smfw/aws.h>
 #include <smfw/results.h>
@@ -66,25 +67,24 @@ typedef struct smfw_cw_report {
  * One GetMetricData call (awsJson 1.0, every page) for all metrics over the
  * window, summarised per metric. *out is caller-owned (smfw_cw_report_free).
  */
-SMFW_API smfw_status smfw_cloudwatch_fetch(smfw_aws_client *client, const smfw_cw_query *query,
-                                           smfw_cw_report **out, smfw_error *err);
+smfw_status smfw_cloudwatch_fetch(smfw_aws_client *client, const smfw_cw_query *query,
+                                  smfw_cw_report **out, smfw_error *err);
 
 /**
  * The GetMetricData request body smfw sends for a query (malloc'd JSON
  * text); exposed for tests and `--dry-run`-style printing.
  */
-SMFW_API char *smfw_cloudwatch_request_json(const smfw_cw_query *query);
+char *smfw_cloudwatch_request_json(const smfw_cw_query *query);
 
 /**
  * Summarise a GetMetricData response body into a report (used by fetch; a
  * response can hold several pages, call once per page). Errors name what
  * was malformed.
  */
-SMFW_API smfw_status smfw_cloudwatch_add_response(smfw_cw_report *report, const char *json,
-                                                  smfw_error *err);
+smfw_status smfw_cloudwatch_add_response(smfw_cw_report *report, const char *json, smfw_error *err);
 
 /** A fresh report for a query (every metric absent). */
-SMFW_API smfw_cw_report *smfw_cw_report_new(const smfw_cw_query *query);
+smfw_cw_report *smfw_cw_report_new(const smfw_cw_query *query);
 
 /**
  * Read the server's numbers next to the client's (results may be NULL):
@@ -95,16 +95,16 @@ SMFW_API smfw_cw_report *smfw_cw_report_new(const smfw_cw_query *query);
  * `requests_sent` is what the client sent in the window (-1: take the
  * records of `results`).
  */
-SMFW_API void smfw_cloudwatch_interpret(smfw_cw_report *report, const smfw_results *results,
-                                        int64_t requests_sent);
+void smfw_cloudwatch_interpret(smfw_cw_report *report, const smfw_results *results,
+                               int64_t requests_sent);
 
 /** Markdown and JSON renderings (malloc'd; free()). */
-SMFW_API char *smfw_cloudwatch_markdown(const smfw_cw_report *report);
-SMFW_API char *smfw_cloudwatch_json(const smfw_cw_report *report);
+char *smfw_cloudwatch_markdown(const smfw_cw_report *report);
+char *smfw_cloudwatch_json(const smfw_cw_report *report);
 
-SMFW_API void smfw_cw_report_free(smfw_cw_report *report);
+void smfw_cw_report_free(smfw_cw_report *report);
 
 #ifdef __cplusplus
 }
 #endif
-#endif /* SMFW_CLOUDWATCH_H */
+#endif /* SMFW_COMMAND_AWS_CLOUDWATCH_H */

@@ -1,6 +1,6 @@
 /*
  * cloudwatch.c - SageMaker's CloudWatch metrics over a run's window and a
- * reading of them next to the client's numbers (see smfw/cloudwatch.h and
+ * reading of them next to the client's numbers (see cloudwatch.h and
  * aws-wire.md section 8).
  */
 #include <jansson.h>
@@ -11,9 +11,9 @@
 #include <string.h>
 #include <time.h>
 
-#include <smfw/cloudwatch.h>
+#include <smfw/buf.h>
 
-#include "results_internal.h"
+#include "cloudwatch.h"
 
 /* Which statistic a query asks for, and how it folds into the summary. */
 typedef enum cw_stat { CW_SUM, CW_COUNT, CW_MAX, CW_AVG } cw_stat;

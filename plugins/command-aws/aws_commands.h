@@ -1,0 +1,10 @@
+/* aws_commands.h - the commands of the command plugin aws, one file each. */
+#ifndef SMFW_COMMAND_AWS_COMMANDS_H
+#define SMFW_COMMAND_AWS_COMMANDS_H
+
+#include <smfw/command.h>
+
+/** `smfw cloudwatch` (cmd_cloudwatch.c). */
+extern const smfw_command_def aws_command_cloudwatch;
+
+#endif
