@@ -13,8 +13,10 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 "$SMFW" plugins >"$work/plugins.txt" 2>&1 || { cat "$work/plugins.txt"; fail "smfw plugins"; }
+# the bundled reporters carry the program's plugin ABI ("smfw 0.1.0 (plugin ABI 1.1)")
+abi=$("$SMFW" version | sed -E 's/.*plugin ABI ([0-9]+)\.([0-9]+)\).*/\1\\.\2/')
 for r in csv html json markdown; do
-    grep -Eq "^reporter +$r +[0-9.]+ +1\.0 +$SMFW_BUILD_DIR/plugins/smfw_reporter_$r\.so" \
+    grep -Eq "^reporter +$r +[0-9.]+ +$abi +$SMFW_BUILD_DIR/plugins/smfw_reporter_$r\.so" \
         "$work/plugins.txt" || { cat "$work/plugins.txt"; fail "reporter $r not listed"; }
 done
 "$SMFW" config >"$work/config.txt" 2>&1 || fail "smfw config"
