@@ -144,6 +144,7 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
     o->profile = get_str(aws, "profile");
     o->endpoint_url = get_str(aws, "endpoint_url");
     o->ca_bundle = get_str(aws, "ca_bundle");
+    o->config = config;
 
     o->path = get_str(own, "endpoint_path");
     o->template_path = get_str(own, "template");
@@ -379,6 +380,7 @@ void direct_options_free(direct_options *o) {
     free(o->endpoint_url);
     free(o->ca_bundle);
     if (o->aws) smfw_aws_client_free(o->aws);
+    smfw_net_config_free(o->net); /* after the client, which borrows it */
     free(o->url);
     free(o->path);
     free(o->api_key);
