@@ -378,6 +378,17 @@ smfw_status aws_http_perform(aws_http *http, const aws_http_request *req, aws_ht
                               req->url, (unsigned)MAX_BODY_IN_MEMORY);
     smfw_status st = rc == CURLE_OPERATION_TIMEDOUT ? SMFW_ERR_TIMEOUT : SMFW_ERR_NETWORK;
     resp->status = 0;
+    if (rc == CURLE_PEER_FAILED_VERIFICATION) {
+        /* Name the trust store that was asked. */
+        const char *from = NULL, *ca = smfw_net_ca_bundle(http->net, &from);
+        return smfw_error_set(err, st,
+                              "%s %s failed: TLS certificate verification failed: %s (%s%s%s%s)",
+                              req->method, req->url, resp->curl_error, ca ? "CA bundle " : "",
+                              ca ? ca
+                                 : "the system's CAs; set AWS_CA_BUNDLE, --ca-bundle or "
+                                   "the profile's ca_bundle to the CA that signed it",
+                              ca ? " from " : "", ca ? from : "");
+    }
     return smfw_error_set(err, st, "%s %s failed: %s", req->method, req->url, resp->curl_error);
 }
 
