@@ -157,6 +157,7 @@ static direct_slot *slot_new(direct_worker *w) {
     curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
     /* The run's one TLS/proxy configuration (sessions change the path, not the host). */
     smfw_net_apply(o->net, e, eng->tr.url);
+    if (o->mock) curl_easy_setopt(e, CURLOPT_PROXY, ""); /* our own child on loopback */
     smfw_eventstream_decoder_init(&s->es, NULL);
     s->es_ready = 1;
     /* Pre-size the buffers so steady state never allocates. */
