@@ -13,7 +13,8 @@
 #     a CA bundle that is missing or a directory stops it with exit 1 before any request,
 #     naming the path and where it came from. botocore trusts the same setup.
 #  3. AWS API calls (STS GetCallerIdentity, S3 PutObject/GetObject) through the same TLS
-#     endpoint: working with AWS_CA_BUNDLE, failing with the TLS error without it.
+#     endpoint: working with AWS_CA_BUNDLE, failing with the TLS error without it (and, in
+#     4, the managed backend's dry run through the proxy).
 #  4. through mitmproxy (HTTPS_PROXY with credentials, AWS_CA_BUNDLE = only mitmproxy's CA):
 #     the Runtime, the OpenAI path and the AWS calls all work and the proxy saw each;
 #     NO_PROXY exempts one host (its requests bypass the proxy, the other host's do not);
@@ -294,6 +295,17 @@ HTTPS_PROXY="$PROXY" AWS_CA_BUNDLE="$MITM_CA" "$AWS_CALL" get tlsbucket a/obj.tx
     fail "S3 via the proxy: $(cat px_get.out)"
 cmp -s obj.txt px_got.txt || fail "S3 via the proxy: the object came back different"
 [ "$(seen "localhost:$TLS_PORT/")" -ge $((n0 + 2)) ] || fail "the proxy did not see the AWS calls"
+# A real smfw command on the control plane: the managed backend's dry run (STS, IAM,
+# SageMaker DescribeEndpoint...) through the proxy; with -v its log shows no password.
+n0=$(seen "localhost:$TLS_PORT/")
+set +e
+HTTPS_PROXY="$PROXY" AWS_CA_BUNDLE="$MITM_CA" "$SMFW" --backend managed --endpoint bench \
+    --request-count 40 -v > px_managed.out 2> px_managed.err
+rc=$?
+set -e
+[ "$rc" = 0 ] || { cat px_managed.out px_managed.err; fail "managed dry run via the proxy: exit $rc"; }
+grep -q "^  account  *111122223333$" px_managed.out || fail "managed dry run: no account: $(cat px_managed.out)"
+[ "$(seen "localhost:$TLS_PORT/")" -ge $((n0 + 2)) ] || fail "the proxy did not see the dry run's calls"
 unset AWS_ENDPOINT_URL
 ok
 # A wrong proxy password: the run stops (exit 2) and the password is not shown.
