@@ -123,6 +123,7 @@ static smfw_status fixed_schedule_load(const smfw_settings *own, const smfw_sett
 smfw_status direct_options_load(const smfw_settings *own, const smfw_config *config,
                                 direct_options *o, smfw_error *err) {
     memset(o, 0, sizeof *o);
+    o->config = config; /* where [aws] ca_bundle came from, for messages */
     const smfw_settings *run = smfw_config_section(config, "run");
     const smfw_settings *aws = smfw_config_section(config, "aws");
     const smfw_settings *ds = smfw_config_section(config, "dataset");
@@ -144,7 +145,6 @@ smfw_status direct_options_load(const smfw_settings *own, const smfw_config *con
     o->profile = get_str(aws, "profile");
     o->endpoint_url = get_str(aws, "endpoint_url");
     o->ca_bundle = get_str(aws, "ca_bundle");
-    o->config = config;
 
     o->path = get_str(own, "endpoint_path");
     o->template_path = get_str(own, "template");
