@@ -97,8 +97,10 @@ static const smfw_setting_decl smfw_settings_aws[] = {
      "NAME"},
     {"endpoint_url", S, NULL, "override every AWS endpoint (VPC endpoints, smfw-mock)",
      "endpoint-url", NULL, 0, "URL"},
-    {"ca_bundle", P, NULL, "CA bundle for TLS verification (else AWS_CA_BUNDLE)", "ca-bundle", NULL,
-     0, "FILE"},
+    {"ca_bundle", P, NULL,
+     "CA bundle for TLS verification of every connection (else AWS_CA_BUNDLE, else the profile's "
+     "ca_bundle)",
+     "ca-bundle", NULL, 0, "FILE"},
     {"max_attempts", I, NULL,
      "attempts per AWS call (default: AWS_MAX_ATTEMPTS, the profile's max_attempts, else 3; 5 in "
      "legacy retry mode)",

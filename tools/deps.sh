@@ -12,7 +12,8 @@ packages=(build-essential cmake pkg-config
           libinih-dev libevent-dev libpcre2-dev libutf8proc-dev check libsubunit-dev
           clang libclang-rt-14-dev valgrind wrk python3-boto3 python3-numpy chromium
           clang-format ca-certificates
-          slurm-wlm munge debootstrap)
+          slurm-wlm munge debootstrap
+          stunnel4 mitmproxy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

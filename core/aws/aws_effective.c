@@ -7,6 +7,7 @@
 
 #include <smfw/app.h>
 #include <smfw/aws.h>
+#include <smfw/net.h>
 
 /* The AWS values a run would use and where each comes from, as `aws configure list` shows
  * them: [aws] region says "default" while AWS_REGION or the profile decides. */
@@ -60,4 +61,16 @@ void smfw_aws_print_effective(const smfw_config *cfg, FILE *out) {
             region ? from : "not set: --region, AWS_REGION or the profile's region");
     fprintf(out, "#   %-12s %-24s # %s\n", "profile", profile, pfrom);
     fprintf(out, "#   %-12s %-24s # %s\n", "credentials", "****", creds);
+    /* The TLS and proxy settings every connection uses (proxy credentials masked). */
+    smfw_aws_options no;
+    smfw_aws_options_from_config(cfg, &no);
+    smfw_net_config *net = NULL;
+    smfw_error nerr;
+    char desc[2048];
+    if (smfw_aws_net_config_new(&no, &net, &nerr) == SMFW_OK)
+        smfw_net_describe(net, desc, sizeof desc);
+    else
+        snprintf(desc, sizeof desc, "invalid: %s", nerr.message);
+    fprintf(out, "#   %-12s %s\n", "connections", desc);
+    smfw_net_config_free(net);
 }

@@ -11,6 +11,7 @@
 
 #include <smfw/bundle_limits.h>
 #include <smfw/log.h>
+#include <smfw/net.h>
 
 /* API answers are parsed whole (jansson takes ~20x the text): 8 MiB is far above any real one. */
 #define MAX_BODY_IN_MEMORY (8u << 20)
@@ -19,7 +20,7 @@
 struct aws_http {
     CURLSH *share;
     pthread_mutex_t locks[CURL_LOCK_DATA_LAST];
-    char *ca_bundle;
+    const smfw_net_config *net;
     long connect_timeout_ms;
     long timeout_ms;
 };
@@ -42,7 +43,7 @@ static void share_unlock(CURL *h, curl_lock_data data, void *user) {
     pthread_mutex_unlock(&http->locks[data]);
 }
 
-smfw_status aws_http_new(const char *ca_bundle, long connect_timeout_ms, long timeout_ms,
+smfw_status aws_http_new(const smfw_net_config *net, long connect_timeout_ms, long timeout_ms,
                          aws_http **out, smfw_error *err) {
     pthread_once(&g_curl_once, curl_init_once);
     *out = NULL;
@@ -60,15 +61,7 @@ smfw_status aws_http_new(const char *ca_bundle, long connect_timeout_ms, long ti
     curl_share_setopt(h->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
     curl_share_setopt(h->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
     curl_share_setopt(h->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
-    if (ca_bundle && *ca_bundle) {
-        h->ca_bundle = strdup(ca_bundle);
-        FILE *f = fopen(ca_bundle, "r");
-        if (!f) {
-            aws_http_free(h);
-            return smfw_error_set(err, SMFW_ERR_CONFIG, "cannot read the CA bundle %s", ca_bundle);
-        }
-        fclose(f);
-    }
+    h->net = net; /* the CA bundle was checked when it was resolved */
     h->connect_timeout_ms = connect_timeout_ms > 0 ? connect_timeout_ms : 10000;
     h->timeout_ms = timeout_ms > 0 ? timeout_ms : 120000;
     *out = h;
@@ -79,7 +72,6 @@ void aws_http_free(aws_http *h) {
     if (!h) return;
     if (h->share) curl_share_cleanup(h->share);
     for (int i = 0; i < CURL_LOCK_DATA_LAST; i++) pthread_mutex_destroy(&h->locks[i]);
-    free(h->ca_bundle);
     free(h);
 }
 
@@ -309,12 +301,10 @@ smfw_status aws_http_perform(aws_http *http, const aws_http_request *req, aws_ht
     curl_easy_setopt(c, CURLOPT_HEADERDATA, &x);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &x);
-    curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
-    curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
     curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(c, CURLOPT_PATH_AS_IS, 1L); /* the signed path is the sent path */
-    if (http->ca_bundle) curl_easy_setopt(c, CURLOPT_CAINFO, http->ca_bundle);
-    if (req->no_proxy) curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
+    smfw_net_apply(http->net, c, req->url);
+    if (req->no_proxy) curl_easy_setopt(c, CURLOPT_PROXY, "");
     long cto = req->connect_timeout_ms ? req->connect_timeout_ms : http->connect_timeout_ms;
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, cto);
     const smfw_bundle_limits *lim = smfw_bundle_limits_get();
@@ -388,6 +378,17 @@ smfw_status aws_http_perform(aws_http *http, const aws_http_request *req, aws_ht
                               req->url, (unsigned)MAX_BODY_IN_MEMORY);
     smfw_status st = rc == CURLE_OPERATION_TIMEDOUT ? SMFW_ERR_TIMEOUT : SMFW_ERR_NETWORK;
     resp->status = 0;
+    if (rc == CURLE_PEER_FAILED_VERIFICATION) {
+        /* Name the trust store that was asked. */
+        const char *from = NULL, *ca = smfw_net_ca_bundle(http->net, &from);
+        return smfw_error_set(err, st,
+                              "%s %s failed: TLS certificate verification failed: %s (%s%s%s%s)",
+                              req->method, req->url, resp->curl_error, ca ? "CA bundle " : "",
+                              ca ? ca
+                                 : "the system's CAs; set AWS_CA_BUNDLE, --ca-bundle or "
+                                   "the profile's ca_bundle to the CA that signed it",
+                              ca ? " from " : "", ca ? from : "");
+    }
     return smfw_error_set(err, st, "%s %s failed: %s", req->method, req->url, resp->curl_error);
 }
 

@@ -1,8 +1,8 @@
 /*
  * aws_http.h - HTTP for the AWS layer on libcurl (internal): one shared
- * connection/DNS/TLS-session cache per aws_http, TLS verification always on
- * (custom CA bundle optional), proxies from the usual environment variables
- * (libcurl reads http_proxy, https_proxy, no_proxy), timeouts, and redacted
+ * connection/DNS/TLS-session cache per aws_http, TLS verification always on,
+ * CA bundle and proxies from the client's smfw_net_config (smfw_net_apply on
+ * every handle; include/smfw/net.h), timeouts, and redacted
  * request/response logging at SMFW_LOG_TRACE (-vv).
  */
 #ifndef SMFW_AWS_HTTP_H
@@ -18,8 +18,10 @@
 
 typedef struct aws_http aws_http;
 
-smfw_status aws_http_new(const char *ca_bundle, long connect_timeout_ms, long timeout_ms,
-                         aws_http **out, smfw_error *err);
+struct smfw_net_config;
+/* `net` (NULL: system CAs, no proxy) is borrowed and must outlive the aws_http. */
+smfw_status aws_http_new(const struct smfw_net_config *net, long connect_timeout_ms,
+                         long timeout_ms, aws_http **out, smfw_error *err);
 void aws_http_free(aws_http *http);
 
 typedef struct aws_http_request {

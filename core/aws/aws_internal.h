@@ -60,6 +60,8 @@ struct smfw_aws_client {
     int files_loaded;
     char *region;
     aws_http *http;
+    const struct smfw_net_config *net; /* TLS and proxies: net_owned or the options' */
+    struct smfw_net_config *net_owned;
 
     /* credentials */
     pthread_mutex_t creds_lock;   /* guards `creds` */

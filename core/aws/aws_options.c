@@ -11,6 +11,7 @@ void smfw_aws_options_from_config(const smfw_config *config, smfw_aws_options *o
     o->profile = smfw_settings_get(aws, "profile");
     o->endpoint_url = smfw_settings_get(aws, "endpoint_url");
     o->ca_bundle = smfw_settings_get(aws, "ca_bundle");
+    o->config = config;
     /* No declared default: unset, AWS_MAX_ATTEMPTS, the profile's max_attempts and legacy
        mode's own default decide (aws_client_resolve_retry). */
     if (smfw_settings_has(aws, "max_attempts"))

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <smfw/log.h>
+#include <smfw/net.h>
 #include <smfw/untrusted.h>
 
 #include "dataset_internal.h"
@@ -110,13 +111,26 @@ smfw_status smfw_dataset_download(const char *url, const char *dest, const smfw_
     curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1024L);
     curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, 60L);
     if (o->timeout_s > 0) curl_easy_setopt(curl, CURLOPT_TIMEOUT, o->timeout_s);
-    if (o->ca_bundle && *o->ca_bundle) curl_easy_setopt(curl, CURLOPT_CAINFO, o->ca_bundle);
+    /* smfw's one TLS/proxy rule set (include/smfw/net.h); a redirect keeps the first
+     * URL's proxy decision. */
+    smfw_net_config *net = NULL;
+    smfw_status nst =
+        smfw_net_config_new(o->ca_bundle, "the dataset's ca_bundle", NULL, NULL, &net, err);
+    if (nst != SMFW_OK) {
+        fclose(d.fp);
+        unlink(tmp);
+        EVP_MD_CTX_free(d.sha);
+        curl_easy_cleanup(curl);
+        return nst;
+    }
+    smfw_net_apply(net, curl, url);
 
     SMFW_LOG_INFO("dataset", "downloading %s", url);
     CURLcode rc = curl_easy_perform(curl);
     long status = 0;
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
     curl_easy_cleanup(curl);
+    smfw_net_config_free(net);
     if (!d.quiet && d.last_percent >= 0) fputc('\n', stderr);
 
     unsigned char md[EVP_MAX_MD_SIZE];

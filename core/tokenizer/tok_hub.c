@@ -15,6 +15,7 @@
 #include <curl/curl.h>
 
 #include <smfw/log.h>
+#include <smfw/net.h>
 #include <smfw/untrusted.h>
 
 #include "tok_internal.h"
@@ -102,8 +103,14 @@ static int on_progress(void *user, curl_off_t total, curl_off_t now, curl_off_t 
 /* GET one file; *status = HTTP status (0 on transport failure). */
 static smfw_status get(const char *url, fetch *f, long *status, smfw_error *err) {
     pthread_once(&g_once, init_once);
+    smfw_net_config *net = NULL; /* smfw's one TLS/proxy rule set (include/smfw/net.h) */
+    smfw_status nst = smfw_net_config_new(NULL, NULL, NULL, NULL, &net, err);
+    if (nst != SMFW_OK) return nst;
     CURL *h = curl_easy_init();
-    if (!h) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    if (!h) {
+        smfw_net_config_free(net);
+        return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    }
     struct curl_slist *hdr = NULL;
     const char *token = getenv("HF_TOKEN");
     char auth[4200];
@@ -126,7 +133,9 @@ static smfw_status get(const char *url, fetch *f, long *status, smfw_error *err)
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 20L);
     curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 60L);
+    smfw_net_apply(net, h, url);
     CURLcode rc = curl_easy_perform(h);
+    smfw_net_config_free(net);
     *status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
     curl_slist_free_all(hdr);

@@ -23,6 +23,9 @@
 extern "C" {
 #endif
 
+struct smfw_config;
+struct smfw_net_config;
+
 /** Client options. Zero/NULL fields take the AWS environment or the default. */
 typedef struct smfw_aws_options {
     const char *region;       /**< else AWS_REGION, AWS_DEFAULT_REGION, profile, IMDS */
@@ -34,23 +37,39 @@ typedef struct smfw_aws_options {
     long timeout_ms;          /**< whole-request limit, default 120000 (0 = default) */
     int refresh_margin_s;     /**< refresh temporary credentials this long before expiry (600) */
     int no_imds;              /**< never ask EC2 instance metadata (credentials or region) */
+    const struct smfw_config *config;  /**< the configuration ca_bundle came from (messages name
+                                            the flag or file:line), or NULL */
+    const struct smfw_net_config *net; /**< resolved TLS/proxy settings to use (borrowed, must
+                                            outlive the client); NULL: the client resolves them */
 } smfw_aws_options;
 
 typedef struct smfw_aws_client smfw_aws_client;
 
-struct smfw_config;
 /**
  * Fill options from the [aws] section of an smfw configuration (region,
- * profile, endpoint_url, ca_bundle, max_attempts); everything else zeroed.
+ * profile, endpoint_url, ca_bundle, max_attempts, and config itself);
+ * everything else zeroed.
  * The strings are borrowed from the configuration.
  */
 SMFW_API void smfw_aws_options_from_config(const struct smfw_config *config,
                                            smfw_aws_options *opts);
 
-/** Make a client. Nothing is resolved or contacted yet. */
+/**
+ * Resolve the TLS and proxy configuration a client with these options would
+ * use (ca_bundle, AWS_CA_BUNDLE, the profile's ca_bundle; proxies from the
+ * environment; include/smfw/net.h), for connections made beside the client.
+ */
+SMFW_API smfw_status smfw_aws_net_config_new(const smfw_aws_options *opts,
+                                             struct smfw_net_config **out, smfw_error *err);
+
+/** Make a client. Nothing is contacted yet; the TLS and proxy settings are resolved (a CA
+ * bundle that cannot be read is SMFW_ERR_CONFIG). */
 SMFW_API smfw_status smfw_aws_client_new(const smfw_aws_options *opts, smfw_aws_client **out,
                                          smfw_error *err);
 SMFW_API void smfw_aws_client_free(smfw_aws_client *client);
+
+/** The client's TLS and proxy configuration (lives as long as the client). */
+SMFW_API const struct smfw_net_config *smfw_aws_client_net(const smfw_aws_client *client);
 
 /**
  * The region (resolved on first call). With none configured: SMFW_ERR_CONFIG

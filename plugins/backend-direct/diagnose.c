@@ -136,8 +136,8 @@ void direct_diagnose(const smfw_results *r, const direct_options *o, const char 
             timeout);
     if (connect)
         add(h,
-            "%zu requests could not connect: check the URL/region, DNS, proxies and TLS "
-            "(--ca-bundle)",
+            "%zu requests could not connect: check the URL/region, DNS, proxies "
+            "(HTTPS_PROXY, NO_PROXY) and TLS (--ca-bundle, AWS_CA_BUNDLE; -v shows them)",
             connect);
     if (crc)
         add(h,

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <smfw/log.h>
+#include <smfw/net.h>
 
 #define DIRECT_NO_DEADLINE INT64_MAX
 
@@ -154,7 +155,9 @@ static direct_slot *slot_new(direct_worker *w) {
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(o->request_timeout_s * 1000.0));
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)(o->connect_timeout_s * 1000.0));
     curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
-    if (o->ca_bundle) curl_easy_setopt(e, CURLOPT_CAINFO, o->ca_bundle);
+    /* The run's one TLS/proxy configuration (sessions change the path, not the host). */
+    smfw_net_apply(o->net, e, eng->tr.url);
+    if (o->mock) curl_easy_setopt(e, CURLOPT_PROXY, ""); /* our own child on loopback */
     smfw_eventstream_decoder_init(&s->es, NULL);
     s->es_ready = 1;
     /* Pre-size the buffers so steady state never allocates. */

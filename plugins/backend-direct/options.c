@@ -166,6 +166,7 @@ const smfw_setting_binding *direct_options_bindings(void) {
 smfw_status direct_options_load(const smfw_settings *own, const smfw_config *config,
                                 direct_options *o, smfw_error *err) {
     memset(o, 0, sizeof *o);
+    o->config = config; /* where [aws] ca_bundle came from, for messages */
     const smfw_settings *run = smfw_config_section(config, "run");
     if (!run || !own)
         return smfw_error_set(err, SMFW_ERR_INTERNAL, "the direct backend has no settings");
@@ -366,6 +367,7 @@ void direct_options_free(direct_options *o) {
     smfw_settings_unbind(direct_bindings, o);
     free(o->schedule_ns);
     if (o->aws) smfw_aws_client_free(o->aws);
+    smfw_net_config_free(o->net); /* after the client, which borrows it */
     free(o->template_text);
     free(o->session_close_body);
     free(o->slos);

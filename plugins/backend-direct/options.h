@@ -10,6 +10,7 @@
 
 #include <smfw/aws.h>
 #include <smfw/config.h>
+#include <smfw/net.h>
 #include <smfw/results.h>
 #include <smfw/shard.h>
 
@@ -27,8 +28,10 @@ typedef struct direct_options {
     char *endpoint;
     char *inference_component, *target_variant, *target_model, *target_container_hostname;
     char *region, *profile, *endpoint_url, *ca_bundle;
-    int mock;             /* --endpoint mock: start smfw-mock for the run */
-    smfw_aws_client *aws; /* made by direct_preflight(), lent to the transport (owned here) */
+    int mock;                  /* --endpoint mock: start smfw-mock for the run */
+    smfw_aws_client *aws;      /* made by direct_preflight(), lent to the transport (owned here) */
+    const smfw_config *config; /* where [aws] ca_bundle came from, for messages */
+    smfw_net_config *net;      /* TLS and proxies of every connection, made by direct_preflight() */
     /* OpenAI-compatible */
     char *url;
     char *path; /* endpoint path override */

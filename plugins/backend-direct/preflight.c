@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <smfw/log.h>
+#include <smfw/net.h>
 
 /*
  * Descriptors a run holds besides its connections: the standard streams,
@@ -105,13 +106,24 @@ smfw_status direct_preflight_fds(const direct_options *o, smfw_error *err) {
 smfw_status direct_preflight(direct_options *o, smfw_error *err) {
     smfw_status st = direct_preflight_fds(o, err);
     if (st != SMFW_OK) return st;
-    if (o->transport != DIRECT_TRANSPORT_SAGEMAKER || o->mock) return SMFW_OK;
     smfw_aws_options aopt;
     memset(&aopt, 0, sizeof aopt);
     aopt.region = o->region;
     aopt.profile = o->profile;
     aopt.endpoint_url = o->endpoint_url;
     aopt.ca_bundle = o->ca_bundle;
+    aopt.config = o->config;
+    /* One TLS/proxy configuration for the Runtime, the OpenAI path and the AWS calls,
+     * resolved (and a bad CA bundle refused) before the first request. */
+    if (!o->net) {
+        st = smfw_aws_net_config_new(&aopt, &o->net, err);
+        if (st != SMFW_OK) return st;
+        char desc[2048];
+        smfw_net_describe(o->net, desc, sizeof desc);
+        SMFW_LOG_DEBUG("direct", "connections: %s", desc);
+    }
+    aopt.net = o->net;
+    if (o->transport != DIRECT_TRANSPORT_SAGEMAKER || o->mock) return SMFW_OK;
     st = smfw_aws_client_new(&aopt, &o->aws, err);
     if (st != SMFW_OK) return st;
     const char *region = NULL;

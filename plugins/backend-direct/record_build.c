@@ -109,15 +109,31 @@ void direct_classify_http_error(direct_transport_kind kind, int status, const ch
         snprintf(message, message_size, "%s", msg);
 }
 
-static void classify_curl(CURLcode rc, const char *errbuf, double timeout_s, smfw_error_class *cls,
-                          const char **type, char *message, size_t cap) {
+static void classify_curl(CURLcode rc, const char *errbuf, double timeout_s,
+                          const smfw_net_config *net, smfw_error_class *cls, const char **type,
+                          char *message, size_t cap) {
     const char *detail = (errbuf && *errbuf) ? errbuf : curl_easy_strerror(rc);
     switch (rc) {
+    case CURLE_PEER_FAILED_VERIFICATION: {
+        /* Name the trust store, or the user cannot tell which one was asked. */
+        const char *from = NULL, *ca = smfw_net_ca_bundle(net, &from);
+        *cls = SMFW_ERRCLASS_CONNECT;
+        *type = "ClientConnectorCertificateError";
+        if (ca)
+            snprintf(message, cap, "TLS certificate verification failed: %s (CA bundle %s from %s)",
+                     detail, ca, from ? from : "?");
+        else
+            snprintf(message, cap,
+                     "TLS certificate verification failed: %s (the system's CAs; behind a "
+                     "TLS-inspecting proxy set --ca-bundle, AWS_CA_BUNDLE or the profile's "
+                     "ca_bundle to its CA)",
+                     detail);
+        return;
+    }
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY:
     case CURLE_COULDNT_CONNECT:
     case CURLE_SSL_CONNECT_ERROR:
-    case CURLE_PEER_FAILED_VERIFICATION:
         *cls = SMFW_ERRCLASS_CONNECT;
         *type = "ClientConnectorError";
         snprintf(message, cap, "cannot connect: %s", detail);
@@ -217,8 +233,19 @@ smfw_status direct_record_build(direct_engine *eng, direct_slot *s, CURLcode rc,
     } else if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && a->failed)) {
         smfw_error_class cls;
         const char *type;
-        char msg[CURL_ERROR_SIZE + 128];
-        classify_curl(rc, s->errbuf, o->request_timeout_s, &cls, &type, msg, sizeof msg);
+        char msg[CURL_ERROR_SIZE + 4400]; /* room for a CA bundle's path and source */
+        classify_curl(rc, s->errbuf, o->request_timeout_s, o->net, &cls, &type, msg, sizeof msg);
+        long connect_code = 0; /* the proxy's answer to CONNECT: a refusal will not change */
+        curl_easy_getinfo(s->easy, CURLINFO_HTTP_CONNECTCODE, &connect_code);
+        if (connect_code >= 300) {
+            cls = SMFW_ERRCLASS_CONNECT;
+            type = "ClientHttpProxyError";
+            snprintf(msg, sizeof msg,
+                     "the proxy refused the tunnel to the endpoint with HTTP %ld%s (%s)",
+                     connect_code,
+                     connect_code == 407 ? ": check the user and password in the proxy URL" : "",
+                     s->errbuf[0] ? s->errbuf : curl_easy_strerror(rc));
+        }
         if (a->failed) { /* a stream error frame before the connection dropped wins */
             smfw_record_set_error(rec, a->err_class, a->err_has_code, a->err_code, a->err_type,
                                   a->err_message);

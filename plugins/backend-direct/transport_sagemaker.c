@@ -44,6 +44,8 @@ smfw_status direct_sagemaker_init(direct_transport *tr, const direct_options *o,
         aopt.profile = o->profile;
         aopt.endpoint_url = o->endpoint_url;
         aopt.ca_bundle = o->ca_bundle;
+        aopt.config = o->config;
+        aopt.net = o->net;
         st = smfw_aws_client_new(&aopt, &tr->aws, err);
         if (st != SMFW_OK) return st;
     }

@@ -29,6 +29,7 @@ want 1 bad-value run "${sm[@]}" --max-error-rate 2
 want 1 missing-folder results --local "$work/nothing-here"
 printf '[run]\nconcurrency = 2\nconcurrency = 3\n' > "$work/dup.conf"
 want 1 config-file config -C "$work/dup.conf"
+AWS_CA_BUNDLE="$work/no-such-ca.pem" want 1 ca-bundle run "${sm[@]}" -n 20 -o "$work/noca"
 (
     export HOME="$work/h" AWS_CONFIG_FILE="$work/h/none" AWS_SHARED_CREDENTIALS_FILE="$work/h/none"
     unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN
