@@ -21,7 +21,8 @@ void smfw_buf_reset(smfw_buf *b) {
     if (b->data) b->data[0] = '\0';
 }
 
-int smfw_buf_reserve(smfw_buf *b, size_t extra) {
+/* The slow path of room(): a failed buffer stays failed, else grow by doubling. */
+static int grow(smfw_buf *b, size_t extra) {
     if (b->failed) return -1;
     if (extra > (size_t)-1 / 2 - b->len) {
         b->failed = 1;
@@ -41,19 +42,53 @@ int smfw_buf_reserve(smfw_buf *b, size_t extra) {
     return 0;
 }
 
-void smfw_buf_append(smfw_buf *b, const void *data, size_t len) {
-    if (smfw_buf_reserve(b, len) != 0) return;
+/* Inlined here, so the direct backend's per-chunk appends (and the core's own) take
+ * one compare when the memory is already there (cap > len whenever cap is non-zero). */
+static inline int room(smfw_buf *b, size_t extra) {
+    if (!b->failed && extra < b->cap - b->len) return 0;
+    return grow(b, extra);
+}
+
+int smfw_buf_reserve(smfw_buf *b, size_t extra) {
+    return room(b, extra);
+}
+
+/* The append every writer here shares, inlined rather than called through the PLT. */
+static inline int put(smfw_buf *b, const void *data, size_t len) {
+    if (room(b, len) != 0) return -1;
     if (len) memcpy(b->data + b->len, data, len);
     b->len += len;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+int smfw_buf_append(smfw_buf *b, const void *data, size_t len) {
+    return put(b, data, len);
+}
+
+void smfw_buf_append_capped(smfw_buf *b, const void *data, size_t len, size_t max_len) {
+    if (b->len >= max_len) return;
+    if (len > max_len - b->len) len = max_len - b->len;
+    (void)put(b, data, len);
+}
+
+void smfw_buf_consume(smfw_buf *b, size_t n) {
+    if (n >= b->len) {
+        b->len = 0;
+        if (b->data) b->data[0] = '\0';
+        return;
+    }
+    memmove(b->data, b->data + n, b->len - n);
+    b->len -= n;
     b->data[b->len] = '\0';
 }
 
 void smfw_buf_puts(smfw_buf *b, const char *s) {
-    smfw_buf_append(b, s, strlen(s));
+    (void)put(b, s, strlen(s));
 }
 
 void smfw_buf_putc(smfw_buf *b, char c) {
-    smfw_buf_append(b, &c, 1);
+    (void)put(b, &c, 1);
 }
 
 void smfw_buf_vprintf(smfw_buf *b, const char *fmt, va_list ap) {
@@ -64,8 +99,8 @@ void smfw_buf_vprintf(smfw_buf *b, const char *fmt, va_list ap) {
     if (n < 0) {
         b->failed = 1;
     } else if ((size_t)n < sizeof small) {
-        smfw_buf_append(b, small, (size_t)n);
-    } else if (smfw_buf_reserve(b, (size_t)n) == 0) {
+        (void)put(b, small, (size_t)n);
+    } else if (room(b, (size_t)n) == 0) {
         vsnprintf(b->data + b->len, (size_t)n + 1, fmt, again);
         b->len += (size_t)n;
     }
@@ -80,38 +115,38 @@ void smfw_buf_printf(smfw_buf *b, const char *fmt, ...) {
 }
 
 void smfw_buf_json_string(smfw_buf *b, const char *s) {
-    smfw_buf_putc(b, '"');
+    (void)put(b, "\"", 1);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
         switch (*p) {
         case '"':
-            smfw_buf_append(b, "\\\"", 2);
+            (void)put(b, "\\\"", 2);
             break;
         case '\\':
-            smfw_buf_append(b, "\\\\", 2);
+            (void)put(b, "\\\\", 2);
             break;
         case '\n':
-            smfw_buf_append(b, "\\n", 2);
+            (void)put(b, "\\n", 2);
             break;
         case '\r':
-            smfw_buf_append(b, "\\r", 2);
+            (void)put(b, "\\r", 2);
             break;
         case '\t':
-            smfw_buf_append(b, "\\t", 2);
+            (void)put(b, "\\t", 2);
             break;
         case '\b':
-            smfw_buf_append(b, "\\b", 2);
+            (void)put(b, "\\b", 2);
             break;
         case '\f':
-            smfw_buf_append(b, "\\f", 2);
+            (void)put(b, "\\f", 2);
             break;
         default:
             if (*p < 0x20)
                 smfw_buf_printf(b, "\\u%04x", *p);
             else
-                smfw_buf_append(b, p, 1);
+                (void)put(b, p, 1);
         }
     }
-    smfw_buf_putc(b, '"');
+    (void)put(b, "\"", 1);
 }
 
 void smfw_buf_double(smfw_buf *b, double v) {
@@ -125,7 +160,7 @@ char *smfw_buf_take(smfw_buf *b) {
         return NULL;
     }
     if (!b->data) {
-        if (smfw_buf_reserve(b, 0) != 0) return NULL;
+        if (room(b, 0) != 0) return NULL;
         b->data[0] = '\0'; /* "" as documented, not the fresh allocation's garbage */
     }
     char *p = b->data;

@@ -206,8 +206,8 @@ static smfw_status error_sentence(const aws_call *call, const aws_result *res, s
 typedef struct call_target {
     char authority[512];       /* the Host header */
     smfw_sigv4_signer *signer; /* NULL for an unsigned request */
-    aws_buf path;              /* wire path, as signed */
-    aws_buf url;               /* the full URL, query included */
+    smfw_buf path;             /* wire path, as signed */
+    smfw_buf url;              /* the full URL, query included */
     char invocation[37];       /* amz-sdk-invocation-id: one per call */
     const char *user_agent;
     const char *service; /* signing name, for the per-service retry rules */
@@ -242,8 +242,8 @@ typedef struct retry_verdict {
 } retry_verdict;
 
 static void target_free(call_target *t) {
-    aws_buf_free(&t->path);
-    aws_buf_free(&t->url);
+    smfw_buf_free(&t->path);
+    smfw_buf_free(&t->url);
 }
 
 /* Build the URL from the endpoint (or the call's base URL) and find the signer. */
@@ -254,8 +254,8 @@ static smfw_status target_resolve(smfw_aws_client *c, const aws_call *call, call
     aws_endpoint ep;
     memset(&ep, 0, sizeof(ep));
     memset(t, 0, sizeof(*t));
-    aws_buf_init(&t->path);
-    aws_buf_init(&t->url);
+    smfw_buf_init(&t->path);
+    smfw_buf_init(&t->url);
     if (call->base_url) {
         aws_strlcpy(base, call->base_url, sizeof(base));
     } else {
@@ -275,18 +275,18 @@ static smfw_status target_resolve(smfw_aws_client *c, const aws_call *call, call
     }
     /* A base URL may carry a path prefix (e.g. a proxy): keep it in front. */
     const char *base_path = strchr(strstr(base, "://") + 3, '/');
-    if (base_path) aws_buf_puts(&t->path, base_path);
+    if (base_path) smfw_buf_puts(&t->path, base_path);
     const char *cp = call->path ? call->path : "/";
     if (base_path && cp[0] == '/') cp++;
-    if (!base_path && cp[0] != '/') aws_buf_putc(&t->path, '/');
-    aws_buf_puts(&t->path, cp);
-    aws_buf_append(&t->url, base, base_path ? (size_t)(base_path - base) : strlen(base));
-    aws_buf_puts(&t->url, t->path.data ? t->path.data : "/");
+    if (!base_path && cp[0] != '/') smfw_buf_putc(&t->path, '/');
+    smfw_buf_puts(&t->path, cp);
+    smfw_buf_append(&t->url, base, base_path ? (size_t)(base_path - base) : strlen(base));
+    smfw_buf_puts(&t->url, t->path.data ? t->path.data : "/");
     if (call->query && *call->query) {
-        aws_buf_putc(&t->url, '?');
-        aws_buf_puts(&t->url, call->query);
+        smfw_buf_putc(&t->url, '?');
+        smfw_buf_puts(&t->url, call->query);
     }
-    if (aws_buf_failed(&t->path) || aws_buf_failed(&t->url))
+    if (t->path.failed || t->url.failed)
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     uuid4(t->invocation);
     t->user_agent = c->user_agent;
@@ -538,9 +538,9 @@ smfw_status aws_client_call(smfw_aws_client *c, const aws_call *call, aws_result
     return st;
 }
 
-void aws_form_add(aws_buf *b, const char *key, const char *value) {
-    if (b->len) aws_buf_putc(b, '&');
-    aws_buf_uri_encode(b, key, strlen(key), 0);
-    aws_buf_putc(b, '=');
-    aws_buf_uri_encode(b, value, strlen(value), 0);
+void aws_form_add(smfw_buf *b, const char *key, const char *value) {
+    if (b->len) smfw_buf_putc(b, '&');
+    aws_uri_encode(b, key, strlen(key), 0);
+    smfw_buf_putc(b, '=');
+    aws_uri_encode(b, value, strlen(value), 0);
 }

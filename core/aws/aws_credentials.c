@@ -165,15 +165,15 @@ static smfw_status read_small_file(const char *path, char **out, smfw_error *err
     *out = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) return smfw_error_set(err, SMFW_ERR_AUTH, "cannot read %s: %s", path, strerror(errno));
-    aws_buf b;
-    aws_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     char chunk[4096];
     size_t r;
     while ((r = fread(chunk, 1, sizeof(chunk), f)) > 0 && b.len < (1u << 20))
-        aws_buf_append(&b, chunk, r);
+        smfw_buf_append(&b, chunk, r);
     fclose(f);
     while (b.len && isspace((unsigned char)b.data[b.len - 1])) b.data[--b.len] = '\0';
-    *out = aws_buf_take(&b);
+    *out = smfw_buf_take(&b);
     return *out ? SMFW_OK : smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
 }
 
@@ -245,8 +245,8 @@ static char **split_command(const char *cmd, int *argc) {
     for (;;) {
         while (*p == ' ' || *p == '\t') p++;
         if (!*p) break;
-        aws_buf w;
-        aws_buf_init(&w);
+        smfw_buf w;
+        smfw_buf_init(&w);
         char q = 0;
         while (*p && (q || (*p != ' ' && *p != '\t'))) {
             if (q == '\'' && *p == '\'')
@@ -256,19 +256,19 @@ static char **split_command(const char *cmd, int *argc) {
             else if (!q && (*p == '\'' || *p == '"'))
                 q = *p;
             else if (*p == '\\' && q != '\'' && p[1])
-                aws_buf_putc(&w, *++p);
+                smfw_buf_putc(&w, *++p);
             else
-                aws_buf_putc(&w, *p);
+                smfw_buf_putc(&w, *p);
             p++;
         }
-        aws_buf_reserve(&w, 0);
+        smfw_buf_reserve(&w, 0);
         if (n + 2 > cap) {
             cap *= 2;
             char **na = realloc(argv, cap * sizeof(char *));
             if (!na) break;
             argv = na;
         }
-        argv[n++] = aws_buf_take(&w);
+        argv[n++] = smfw_buf_take(&w);
         argv[n] = NULL;
     }
     *argc = (int)n;
@@ -298,9 +298,9 @@ static smfw_status from_process(const char *cmd, aws_creds **out, smfw_error *er
     close(outp[1]);
     close(errp[1]);
     smfw_status st = SMFW_OK;
-    aws_buf o, e;
-    aws_buf_init(&o);
-    aws_buf_init(&e);
+    smfw_buf o, e;
+    smfw_buf_init(&o);
+    smfw_buf_init(&e);
     if (rc != 0) {
         st = smfw_error_set(err, SMFW_ERR_AUTH, "cannot run credential_process '%s': %s", argv[0],
                             strerror(rc));
@@ -319,7 +319,7 @@ static smfw_status from_process(const char *cmd, aws_creds **out, smfw_error *er
                     pf[i].fd = -1;
                     open_fds--;
                 } else if ((i == 0 ? o.len : e.len) < (1u << 20)) {
-                    aws_buf_append(i == 0 ? &o : &e, chunk, (size_t)r);
+                    smfw_buf_append(i == 0 ? &o : &e, chunk, (size_t)r);
                 }
             }
         }
@@ -327,8 +327,8 @@ static smfw_status from_process(const char *cmd, aws_creds **out, smfw_error *er
         int status = 0;
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         }
-        aws_buf_reserve(&o, 0);
-        aws_buf_reserve(&e, 0);
+        smfw_buf_reserve(&o, 0);
+        smfw_buf_reserve(&e, 0);
         if (open_fds > 0) {
             st = smfw_error_set(err, SMFW_ERR_AUTH, "credential_process '%s' ran over 60 s",
                                 argv[0]);
@@ -352,8 +352,8 @@ static smfw_status from_process(const char *cmd, aws_creds **out, smfw_error *er
     }
     close(outp[0]);
     close(errp[0]);
-    aws_buf_free(&o);
-    aws_buf_free(&e);
+    smfw_buf_free(&o);
+    smfw_buf_free(&e);
     for (int i = 0; i < argc; i++) free(argv[i]);
     free(argv);
     return st;
@@ -492,7 +492,7 @@ static smfw_status imds_token(smfw_aws_client *c, char **token, smfw_error *err)
     aws_http_response_init(&resp);
     smfw_status st = imds_request(c, "PUT", "/latest/api/token", h, 1, &resp, err);
     if (st == SMFW_OK && resp.status == 200 && resp.body.len) {
-        *token = aws_buf_take(&resp.body);
+        *token = smfw_buf_take(&resp.body);
         smfw_secret_register(*token);
         aws_http_response_free(&resp);
         return SMFW_OK;
@@ -532,7 +532,7 @@ smfw_status aws_imds_get(smfw_aws_client *c, const char *path, char **out, smfw_
     if (st == SMFW_OK && resp.status != 200)
         st = smfw_error_set(err, resp.status == 404 ? SMFW_ERR_NOT_FOUND : SMFW_ERR_AUTH,
                             "EC2 instance metadata %s answered HTTP %ld", path, resp.status);
-    if (st == SMFW_OK) *out = aws_buf_take(&resp.body);
+    if (st == SMFW_OK) *out = smfw_buf_take(&resp.body);
     aws_http_response_free(&resp);
     return st;
 }

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aws/aws_buf.h"
+#include "aws/aws_text.h"
 #include "aws/aws_endpoint_rules.h"
 
 typedef struct ev {
@@ -74,17 +74,17 @@ static int is_template(const char *s) {
     return 0;
 }
 
-static int put_value_text(aws_buf *b, const json_t *v) {
+static int put_value_text(smfw_buf *b, const json_t *v) {
     if (json_is_string(v))
-        aws_buf_append(b, json_string_value(v), json_string_length(v));
+        smfw_buf_append(b, json_string_value(v), json_string_length(v));
     else if (json_is_true(v))
-        aws_buf_puts(b, "True"); /* Python's str(True) */
+        smfw_buf_puts(b, "True"); /* Python's str(True) */
     else if (json_is_false(v))
-        aws_buf_puts(b, "False");
+        smfw_buf_puts(b, "False");
     else if (json_is_integer(v)) {
         char n[32];
         snprintf(n, sizeof(n), "%lld", (long long)json_integer_value(v));
-        aws_buf_puts(b, n);
+        smfw_buf_puts(b, n);
     } else
         return -1;
     return 0;
@@ -92,14 +92,14 @@ static int put_value_text(aws_buf *b, const json_t *v) {
 
 /* Python str.format over the scope: "{{" "}}" escapes, "{a#b}" looks up a, then its b. */
 static json_t *render_template(ev *e, const char *s, const json_t *scope) {
-    aws_buf b;
-    aws_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     for (const char *p = s; *p && !e->failed;) {
         if (p[0] == '{' && p[1] == '{') {
-            aws_buf_putc(&b, '{');
+            smfw_buf_putc(&b, '{');
             p += 2;
         } else if (p[0] == '}' && p[1] == '}') {
-            aws_buf_putc(&b, '}');
+            smfw_buf_putc(&b, '}');
             p += 2;
         } else if (p[0] == '}') {
             fail(e, 0, "single '}' in the endpoint template '%.200s'", s);
@@ -125,18 +125,18 @@ static json_t *render_template(ev *e, const char *s, const json_t *scope) {
                 fail(e, 0, "the endpoint template '%.200s' names an unset value", s);
             p = end + 1;
         } else {
-            aws_buf_putc(&b, *p++);
+            smfw_buf_putc(&b, *p++);
         }
         if (b.len > AWS_RULES_MAX_STRING) fail(e, 0, "an endpoint template is too long");
     }
     json_t *out = NULL;
     if (!e->failed) {
-        if (aws_buf_failed(&b))
+        if (b.failed)
             fail(e, 0, "out of memory");
         else
             out = json_stringn(b.data ? b.data : "", b.len);
     }
-    aws_buf_free(&b);
+    smfw_buf_free(&b);
     return out;
 }
 
@@ -144,37 +144,36 @@ static json_t *render_template(ev *e, const char *s, const json_t *scope) {
 
 /* Python's \d \w \- \. into POSIX ERE; anything else unusual refuses to match. */
 static int py_regex_match(const char *pat, const char *s) {
-    aws_buf b;
-    aws_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     int in_class = 0, ok = 1;
     for (const char *p = pat; *p && ok; p++) {
         if (*p == '\\') {
             p++;
             if (*p == 'd')
-                aws_buf_puts(&b, in_class ? "0-9" : "[0-9]");
+                smfw_buf_puts(&b, in_class ? "0-9" : "[0-9]");
             else if (*p == 'w')
-                aws_buf_puts(&b, in_class ? "A-Za-z0-9_" : "[A-Za-z0-9_]");
+                smfw_buf_puts(&b, in_class ? "A-Za-z0-9_" : "[A-Za-z0-9_]");
             else if (*p == '-' && !in_class)
-                aws_buf_putc(&b, '-');
+                smfw_buf_putc(&b, '-');
             else if (*p && strchr(".^$*+?()[]{}|\\/", *p) && !in_class) {
-                aws_buf_putc(&b, '\\');
-                aws_buf_putc(&b, *p);
+                smfw_buf_putc(&b, '\\');
+                smfw_buf_putc(&b, *p);
             } else
                 ok = 0;
         } else {
             if (*p == '[') in_class = 1;
             if (*p == ']') in_class = 0;
-            aws_buf_putc(&b, *p);
+            smfw_buf_putc(&b, *p);
         }
     }
     int match = 0;
     regex_t re;
-    if (ok && !aws_buf_failed(&b) && b.data &&
-        regcomp(&re, b.data, REG_EXTENDED | REG_NOSUB) == 0) {
+    if (ok && !b.failed && b.data && regcomp(&re, b.data, REG_EXTENDED | REG_NOSUB) == 0) {
         match = regexec(&re, s, 0, NULL, 0) == 0;
         regfree(&re);
     }
-    aws_buf_free(&b);
+    smfw_buf_free(&b);
     return match;
 }
 
@@ -347,34 +346,34 @@ static int unreserved(unsigned char c) {
     return isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~';
 }
 
-static void percent_encode(aws_buf *b, const char *s, size_t n, int keep_slash) {
+static void percent_encode(smfw_buf *b, const char *s, size_t n, int keep_slash) {
     static const char hex[] = "0123456789ABCDEF";
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (unreserved(c) || (keep_slash && c == '/')) {
-            aws_buf_putc(b, (char)c);
+            smfw_buf_putc(b, (char)c);
         } else {
-            aws_buf_putc(b, '%');
-            aws_buf_putc(b, hex[c >> 4]);
-            aws_buf_putc(b, hex[c & 15]);
+            smfw_buf_putc(b, '%');
+            smfw_buf_putc(b, hex[c >> 4]);
+            smfw_buf_putc(b, hex[c & 15]);
         }
     }
 }
 
 static json_t *fn_uri_encode(const json_t *value) {
     if (!json_is_string(value)) return NULL;
-    aws_buf b;
-    aws_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     percent_encode(&b, json_string_value(value), json_string_length(value), 0);
-    json_t *out = aws_buf_failed(&b) ? NULL : json_stringn(b.data ? b.data : "", b.len);
-    aws_buf_free(&b);
+    json_t *out = b.failed ? NULL : json_stringn(b.data ? b.data : "", b.len);
+    smfw_buf_free(&b);
     return out;
 }
 
 /* botocore's remove_dot_segments (which also drops empty segments), then quote(safe="/"). */
-static void normalized_path(aws_buf *out, const char *path, size_t n) {
+static void normalized_path(smfw_buf *out, const char *path, size_t n) {
     if (n == 0) {
-        aws_buf_putc(out, '/');
+        smfw_buf_putc(out, '/');
         return;
     }
     const char *seg[256];
@@ -394,18 +393,18 @@ static void normalized_path(aws_buf *out, const char *path, size_t n) {
         }
         i = j + 1;
     }
-    aws_buf norm;
-    aws_buf_init(&norm);
-    if (path[0] == '/') aws_buf_putc(&norm, '/');
+    smfw_buf norm;
+    smfw_buf_init(&norm);
+    if (path[0] == '/') smfw_buf_putc(&norm, '/');
     for (int k = 0; k < ns; k++) {
-        if (k) aws_buf_putc(&norm, '/');
-        aws_buf_append(&norm, seg[k], seglen[k]);
+        if (k) smfw_buf_putc(&norm, '/');
+        smfw_buf_append(&norm, seg[k], seglen[k]);
     }
-    if (path[n - 1] == '/' && ns) aws_buf_putc(&norm, '/');
-    if (!norm.len) aws_buf_putc(&norm, '/'); /* normalize_url_path("") */
+    if (path[n - 1] == '/' && ns) smfw_buf_putc(&norm, '/');
+    if (!norm.len) smfw_buf_putc(&norm, '/'); /* normalize_url_path("") */
     percent_encode(out, norm.data, norm.len, 1);
-    aws_buf_free(&norm);
-    if (!out->len || out->data[out->len - 1] != '/') aws_buf_putc(out, '/');
+    smfw_buf_free(&norm);
+    if (!out->len || out->data[out->len - 1] != '/') smfw_buf_putc(out, '/');
 }
 
 /* urlparse(): http(s) only, no query, a numeric port when one is given. */
@@ -479,11 +478,11 @@ static json_t *fn_parse_url(const json_t *value) {
         }
         if (v > 65535) return NULL;
     }
-    aws_buf np;
-    aws_buf_init(&np);
+    smfw_buf np;
+    smfw_buf_init(&np);
     normalized_path(&np, p, path_len);
     json_t *o = json_object();
-    if (o && !aws_buf_failed(&np)) {
+    if (o && !np.failed) {
         json_object_set_new(o, "scheme", json_string(scheme));
         json_object_set_new(o, "authority", json_stringn(auth, auth_len));
         json_object_set_new(o, "path", json_stringn(p, path_len));
@@ -493,7 +492,7 @@ static json_t *fn_parse_url(const json_t *value) {
         json_decref(o);
         o = NULL;
     }
-    aws_buf_free(&np);
+    smfw_buf_free(&np);
     return o;
 }
 

@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "aws/aws_buf.h"
+#include "aws/aws_text.h"
 #include "aws/aws_retry.h"
 #include "aws/aws_xml.h"
 

@@ -77,13 +77,13 @@ void aws_http_free(aws_http *h) {
 
 void aws_http_response_init(aws_http_response *r) {
     memset(r, 0, sizeof(*r));
-    aws_buf_init(&r->body);
-    aws_buf_init(&r->headers);
+    smfw_buf_init(&r->body);
+    smfw_buf_init(&r->headers);
 }
 
 void aws_http_response_free(aws_http_response *r) {
-    aws_buf_free(&r->body);
-    aws_buf_free(&r->headers);
+    smfw_buf_free(&r->body);
+    smfw_buf_free(&r->headers);
 }
 
 typedef struct xfer {
@@ -99,8 +99,8 @@ typedef struct xfer {
 static size_t on_header(char *data, size_t size, size_t n, void *user) {
     xfer *x = user;
     size_t len = size * n;
-    if (len >= 5 && strncmp(data, "HTTP/", 5) == 0) aws_buf_reset(&x->resp->headers);
-    aws_buf_append(&x->resp->headers, data, len);
+    if (len >= 5 && strncmp(data, "HTTP/", 5) == 0) smfw_buf_reset(&x->resp->headers);
+    smfw_buf_append(&x->resp->headers, data, len);
     return len;
 }
 
@@ -123,8 +123,8 @@ static size_t on_body(char *data, size_t size, size_t n, void *user) {
         return len;
     }
     if (x->resp->body.len + len > MAX_BODY_IN_MEMORY) return 0;
-    aws_buf_append(&x->resp->body, data, len);
-    return aws_buf_failed(&x->resp->body) ? 0 : len;
+    smfw_buf_append(&x->resp->body, data, len);
+    return x->resp->body.failed ? 0 : len;
 }
 
 static size_t on_read(char *buf, size_t size, size_t n, void *user) {
@@ -145,7 +145,7 @@ static int starts_ci(const char *s, const char *end, const char *m) {
     return (size_t)(end - s) >= n && strncasecmp(s, m, n) == 0;
 }
 
-void aws_http_redact(aws_buf *out, const char *s, size_t len) {
+void aws_http_redact(smfw_buf *out, const char *s, size_t len) {
     /* Headers whose value is a credential whatever sent them. */
     static const char *const header_markers[] = {"authorization:",
                                                  "proxy-authorization:",
@@ -168,8 +168,8 @@ void aws_http_redact(aws_buf *out, const char *s, size_t len) {
         if (line_start) {
             for (int i = 0; header_markers[i] && !done; i++) {
                 if (starts_ci(s, end, header_markers[i])) {
-                    aws_buf_append(out, s, strlen(header_markers[i]));
-                    aws_buf_puts(out, " ****");
+                    smfw_buf_append(out, s, strlen(header_markers[i]));
+                    smfw_buf_puts(out, " ****");
                     while (s < end && *s != '\n' && *s != '\r') s++;
                     done = 1;
                 }
@@ -177,9 +177,9 @@ void aws_http_redact(aws_buf *out, const char *s, size_t len) {
         }
         for (int i = 0; xml_markers[i] && !done; i++) {
             if (starts_ci(s, end, xml_markers[i])) {
-                aws_buf_append(out, s, strlen(xml_markers[i]));
+                smfw_buf_append(out, s, strlen(xml_markers[i]));
                 s += strlen(xml_markers[i]);
-                aws_buf_puts(out, "****");
+                smfw_buf_puts(out, "****");
                 while (s < end && *s != '<') s++;
                 done = 1;
             }
@@ -188,22 +188,22 @@ void aws_http_redact(aws_buf *out, const char *s, size_t len) {
             if (starts_ci(s, end, json_markers[i])) {
                 const char *p = s + strlen(json_markers[i]);
                 while (p < end && (*p == ' ' || *p == ':' || *p == '\t')) p++;
-                aws_buf_append(out, s, (size_t)(p - s));
+                smfw_buf_append(out, s, (size_t)(p - s));
                 s = p;
                 if (s < end && *s == '"') {
                     s++;
                     while (s < end && *s != '"') s += (*s == '\\' && s + 1 < end) ? 2 : 1;
                     if (s < end) s++;
-                    aws_buf_puts(out, "\"****\"");
+                    smfw_buf_puts(out, "\"****\"");
                 }
                 done = 1;
             }
         }
         for (int i = 0; form_markers[i] && !done; i++) {
             if (starts_ci(s, end, form_markers[i])) {
-                aws_buf_append(out, s, strlen(form_markers[i]));
+                smfw_buf_append(out, s, strlen(form_markers[i]));
                 s += strlen(form_markers[i]);
-                aws_buf_puts(out, "****");
+                smfw_buf_puts(out, "****");
                 while (s < end && *s != '&') s++;
                 done = 1;
             }
@@ -213,20 +213,20 @@ void aws_http_redact(aws_buf *out, const char *s, size_t len) {
             continue;
         }
         line_start = *s == '\n';
-        aws_buf_putc(out, isprint((unsigned char)*s) || *s == '\n' || *s == '\t' ? *s : '.');
+        smfw_buf_putc(out, isprint((unsigned char)*s) || *s == '\n' || *s == '\t' ? *s : '.');
         s++;
     }
 }
 
 static void trace_block(const char *prefix, const char *text, size_t len) {
-    aws_buf b;
-    aws_buf_init(&b);
-    aws_buf_puts(&b, prefix);
+    smfw_buf b;
+    smfw_buf_init(&b);
+    smfw_buf_puts(&b, prefix);
     size_t shown = len > TRACE_BODY_MAX ? TRACE_BODY_MAX : len;
     aws_http_redact(&b, text, shown);
-    if (shown < len) aws_buf_printf(&b, "... (%zu more bytes)", len - shown);
-    if (!aws_buf_failed(&b)) smfw_log(SMFW_LOG_TRACE, "aws", "%s", b.data);
-    aws_buf_free(&b);
+    if (shown < len) smfw_buf_printf(&b, "... (%zu more bytes)", len - shown);
+    if (!b.failed) smfw_log(SMFW_LOG_TRACE, "aws", "%s", b.data);
+    smfw_buf_free(&b);
 }
 
 static int body_is_text(const char *p, size_t n) {
@@ -236,14 +236,14 @@ static int body_is_text(const char *p, size_t n) {
 }
 
 static void trace_request(const aws_http_request *req) {
-    aws_buf b;
-    aws_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     char shown[4096]; /* a presigned URL carries its signature in the query */
-    aws_buf_printf(&b, "%s %s\n", req->method, smfw_url_redact(shown, sizeof shown, req->url));
+    smfw_buf_printf(&b, "%s %s\n", req->method, smfw_url_redact(shown, sizeof shown, req->url));
     for (size_t i = 0; i < req->header_count; i++)
-        aws_buf_printf(&b, "%s: %s\n", req->headers[i].name, req->headers[i].value);
-    if (!aws_buf_failed(&b)) trace_block("> ", b.data, b.len);
-    aws_buf_free(&b);
+        smfw_buf_printf(&b, "%s: %s\n", req->headers[i].name, req->headers[i].value);
+    if (!b.failed) trace_block("> ", b.data, b.len);
+    smfw_buf_free(&b);
     if (req->body && req->body_len) {
         if (body_is_text(req->body, req->body_len))
             trace_block("> body: ", req->body, req->body_len);
@@ -268,16 +268,16 @@ smfw_status aws_http_perform(aws_http *http, const aws_http_request *req, aws_ht
     struct curl_slist *hl = NULL;
     int has_expect = 0, has_ua = 0;
     for (size_t i = 0; i < req->header_count; i++) {
-        aws_buf line;
-        aws_buf_init(&line);
-        aws_buf_printf(&line, "%s: %s", req->headers[i].name, req->headers[i].value);
+        smfw_buf line;
+        smfw_buf_init(&line);
+        smfw_buf_printf(&line, "%s: %s", req->headers[i].name, req->headers[i].value);
         if (req->headers[i].value && !*req->headers[i].value) {
             /* libcurl needs "Name;" to send an empty header. */
-            aws_buf_reset(&line);
-            aws_buf_printf(&line, "%s;", req->headers[i].name);
+            smfw_buf_reset(&line);
+            smfw_buf_printf(&line, "%s;", req->headers[i].name);
         }
-        struct curl_slist *n = aws_buf_failed(&line) ? NULL : curl_slist_append(hl, line.data);
-        aws_buf_free(&line);
+        struct curl_slist *n = line.failed ? NULL : curl_slist_append(hl, line.data);
+        smfw_buf_free(&line);
         if (!n) {
             curl_slist_free_all(hl);
             curl_easy_cleanup(c);
@@ -353,8 +353,8 @@ smfw_status aws_http_perform(aws_http *http, const aws_http_request *req, aws_ht
     if (smfw_log_enabled(SMFW_LOG_TRACE)) trace_response(resp);
     curl_slist_free_all(hl);
     curl_easy_cleanup(c);
-    aws_buf_reserve(&resp->body, 0);
-    aws_buf_reserve(&resp->headers, 0);
+    smfw_buf_reserve(&resp->body, 0);
+    smfw_buf_reserve(&resp->headers, 0);
     if (x.write_failed)
         return smfw_error_set(err, SMFW_ERR_IO, "cannot write the downloaded body to disk");
     /* Limits of a download are final: PROTOCOL, so the call is not retried. */

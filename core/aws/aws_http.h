@@ -14,7 +14,7 @@
 #include <smfw/sigv4.h>
 #include <smfw/smfw.h>
 
-#include "aws/aws_buf.h"
+#include "aws/aws_text.h"
 
 typedef struct aws_http aws_http;
 
@@ -41,8 +41,8 @@ typedef struct aws_http_request {
 
 typedef struct aws_http_response {
     long status;          /* 0 when no response */
-    aws_buf body;         /* error bodies and small responses */
-    aws_buf headers;      /* raw header block of the final response */
+    smfw_buf body;        /* error bodies and small responses */
+    smfw_buf headers;     /* raw header block of the final response */
     int curl_code;        /* CURLcode */
     char curl_error[256]; /* libcurl's message when curl_code != 0 */
 } aws_http_response;
@@ -62,7 +62,7 @@ const char *aws_http_header(const aws_http_response *resp, const char *name, cha
                             size_t size);
 
 /* Copy text with secret values (Authorization, tokens, secret keys) replaced by "****". */
-void aws_http_redact(aws_buf *out, const char *text, size_t len);
+void aws_http_redact(smfw_buf *out, const char *text, size_t len);
 
 /* Authority ("host" or "host:port") of a URL into buf; -1 if it is not http(s)://... */
 int aws_http_url_authority(const char *url, char *buf, size_t size);

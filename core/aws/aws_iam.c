@@ -35,15 +35,15 @@ static smfw_status iam_call(smfw_aws_client *c, const char *op, const char *form
 smfw_status smfw_aws_iam_get_role_trust(smfw_aws_client *c, const char *role_name, char *arn,
                                         size_t arn_size, char **trust_policy, smfw_error *err) {
     if (trust_policy) *trust_policy = NULL;
-    aws_buf f;
-    aws_buf_init(&f);
+    smfw_buf f;
+    smfw_buf_init(&f);
     aws_form_add(&f, "Action", "GetRole");
     aws_form_add(&f, "Version", "2010-05-08");
     aws_form_add(&f, "RoleName", role_name);
     aws_xml_node *root = NULL;
-    smfw_status st = aws_buf_failed(&f) ? smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory")
-                                        : iam_call(c, "GetRole", f.data, &root, err);
-    aws_buf_free(&f);
+    smfw_status st = f.failed ? smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory")
+                              : iam_call(c, "GetRole", f.data, &root, err);
+    smfw_buf_free(&f);
     if (st == SMFW_OK) {
         const char *a = aws_xml_path(aws_xml_find(root, "Role"), "Arn");
         if (!a || !*a)
@@ -71,15 +71,15 @@ smfw_status smfw_aws_iam_list_roles(smfw_aws_client *c, smfw_aws_iam_role_cb cb,
     smfw_status st = SMFW_OK;
     int stop = 0, pages = 0;
     while (st == SMFW_OK && !stop) {
-        aws_buf f;
-        aws_buf_init(&f);
+        smfw_buf f;
+        smfw_buf_init(&f);
         aws_form_add(&f, "Action", "ListRoles");
         aws_form_add(&f, "Version", "2010-05-08");
         if (marker) aws_form_add(&f, "Marker", marker);
         aws_xml_node *root = NULL;
-        st = aws_buf_failed(&f) ? smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory")
-                                : iam_call(c, "ListRoles", f.data, &root, err);
-        aws_buf_free(&f);
+        st = f.failed ? smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory")
+                      : iam_call(c, "ListRoles", f.data, &root, err);
+        smfw_buf_free(&f);
         if (st != SMFW_OK) break;
         pages++;
         const aws_xml_node *roles = aws_xml_find(root, "Roles");

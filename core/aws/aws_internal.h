@@ -9,7 +9,7 @@
 
 #include <smfw/aws.h>
 
-#include "aws/aws_buf.h"
+#include "aws/aws_text.h"
 #include "aws/aws_error.h"
 #include "aws/aws_http.h"
 #include "aws/aws_ini.h"
@@ -199,10 +199,10 @@ smfw_status aws_sts_assume_role_with_web_identity(smfw_aws_client *c, const char
 /* ---- S3 (aws_s3.c, aws_s3_multipart.c) ---- */
 /* Base URL (virtual-hosted or path style) and wire path of bucket/key (key NULL: the bucket). */
 smfw_status aws_s3_address(smfw_aws_client *c, const char *bucket, const char *key, char *base,
-                           size_t base_size, aws_buf *path, smfw_error *err);
+                           size_t base_size, smfw_buf *path, smfw_error *err);
 /* The same with the endpoint of `region` (NULL: the client's). */
 smfw_status aws_s3_address_in(smfw_aws_client *c, const char *bucket, const char *key,
-                              const char *region, char *base, size_t base_size, aws_buf *path,
+                              const char *region, char *base, size_t base_size, smfw_buf *path,
                               smfw_error *err);
 /*
  * aws_client_call for an S3 call on bucket/key (aws_s3_redirect.c): sent to the
@@ -228,7 +228,7 @@ typedef struct aws_s3_part {
     char crc32[16]; /* base64, "" when none was sent */
 } aws_s3_part;
 /* The CompleteMultipartUpload body: every part, in order, with its ETag and checksum. */
-void aws_s3_complete_body(aws_buf *out, const aws_s3_part *parts, size_t n);
+void aws_s3_complete_body(smfw_buf *out, const aws_s3_part *parts, size_t n);
 /* UploadId of an InitiateMultipartUploadResult; 0, or -1 when the body has none. */
 int aws_s3_parse_upload_id(const char *body, size_t len, char *out, size_t size);
 /*
@@ -243,7 +243,7 @@ int aws_s3_is_200_error(const char *body, size_t len);
 int64_t aws_s3_part_size(int64_t file_size, int64_t wanted);
 
 /* Form-encode "k=v" pairs for awsQuery: appends "&k=v" (or "k=v" when empty). */
-void aws_form_add(aws_buf *b, const char *key, const char *value);
+void aws_form_add(smfw_buf *b, const char *key, const char *value);
 
 /* getenv, with an empty value read as unset (aws_profile.c). */
 const char *aws_getenv(const char *name);

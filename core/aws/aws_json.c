@@ -44,8 +44,8 @@ smfw_status smfw_aws_json_call(smfw_aws_client *c, const smfw_aws_json_service *
     aws_result_init(&res);
     smfw_status st = aws_client_call(c, &call, &res, err);
     if (st == SMFW_OK && response_json) {
-        if (!res.http.body.data) aws_buf_puts(&res.http.body, "{}");
-        *response_json = aws_buf_take(&res.http.body);
+        if (!res.http.body.data) smfw_buf_puts(&res.http.body, "{}");
+        *response_json = smfw_buf_take(&res.http.body);
         if (!*response_json) st = smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     }
     aws_result_free(&res);

@@ -19,12 +19,12 @@ static smfw_status check_bucket(const char *bucket, smfw_error *err) {
 }
 
 smfw_status aws_s3_address(smfw_aws_client *c, const char *bucket, const char *key, char *base,
-                           size_t base_size, aws_buf *path, smfw_error *err) {
+                           size_t base_size, smfw_buf *path, smfw_error *err) {
     return aws_s3_address_in(c, bucket, key, NULL, base, base_size, path, err);
 }
 
 smfw_status aws_s3_address_in(smfw_aws_client *c, const char *bucket, const char *key,
-                              const char *region, char *base, size_t base_size, aws_buf *path,
+                              const char *region, char *base, size_t base_size, smfw_buf *path,
                               smfw_error *err) {
     smfw_status st = check_bucket(bucket, err);
     if (st != SMFW_OK) return st;
@@ -43,14 +43,14 @@ smfw_status aws_s3_address_in(smfw_aws_client *c, const char *bucket, const char
     memcpy(base, ep.url, origin);
     base[origin] = '\0';
     /* The call's wire path: the URL's ("/bucket" in path style), then "/key". */
-    if (url_path) aws_buf_puts(path, url_path);
+    if (url_path) smfw_buf_puts(path, url_path);
     if (key) {
-        aws_buf_putc(path, '/');
-        aws_buf_uri_encode(path, key, strlen(key), 1);
+        smfw_buf_putc(path, '/');
+        aws_uri_encode(path, key, strlen(key), 1);
     } else if (!url_path) {
-        aws_buf_putc(path, '/');
+        smfw_buf_putc(path, '/');
     }
-    return aws_buf_failed(path) ? smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory") : SMFW_OK;
+    return path->failed ? smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory") : SMFW_OK;
 }
 
 void aws_s3_call_init(aws_call *call, const char *op, const char *method, const char *base,
@@ -71,8 +71,8 @@ static smfw_status put_object(smfw_aws_client *c, const char *bucket, const char
                               const char *content_type, char *etag, size_t etag_size,
                               smfw_error *err) {
     char base[1024];
-    aws_buf path;
-    aws_buf_init(&path);
+    smfw_buf path;
+    smfw_buf_init(&path);
     smfw_status st = aws_s3_address(c, bucket, key, base, sizeof(base), &path, err);
     if (st == SMFW_OK) {
         smfw_sigv4_header hs[1] = {
@@ -98,7 +98,7 @@ static smfw_status put_object(smfw_aws_client *c, const char *bucket, const char
             aws_strlcpy(etag, v, etag_size);
         aws_result_free(&res);
     }
-    aws_buf_free(&path);
+    smfw_buf_free(&path);
     return st;
 }
 
@@ -126,8 +126,8 @@ smfw_status smfw_aws_s3_put_object(smfw_aws_client *c, const char *bucket, const
 smfw_status smfw_aws_s3_get_object_file(smfw_aws_client *c, const char *bucket, const char *key,
                                         const char *file, smfw_error *err) {
     char base[1024];
-    aws_buf path;
-    aws_buf_init(&path);
+    smfw_buf path;
+    smfw_buf_init(&path);
     smfw_status st = aws_s3_address(c, bucket, key, base, sizeof(base), &path, err);
     if (st == SMFW_OK) {
         aws_call call;
@@ -138,15 +138,15 @@ smfw_status smfw_aws_s3_get_object_file(smfw_aws_client *c, const char *bucket, 
         st = aws_s3_call(c, bucket, key, &call, &res, err);
         aws_result_free(&res);
     }
-    aws_buf_free(&path);
+    smfw_buf_free(&path);
     return st;
 }
 
 smfw_status smfw_aws_s3_head_object(smfw_aws_client *c, const char *bucket, const char *key,
                                     smfw_aws_s3_object *out, smfw_error *err) {
     char base[1024];
-    aws_buf path;
-    aws_buf_init(&path);
+    smfw_buf path;
+    smfw_buf_init(&path);
     smfw_status st = aws_s3_address(c, bucket, key, base, sizeof(base), &path, err);
     if (st == SMFW_OK) {
         aws_call call;
@@ -169,35 +169,35 @@ smfw_status smfw_aws_s3_head_object(smfw_aws_client *c, const char *bucket, cons
         }
         aws_result_free(&res);
     }
-    aws_buf_free(&path);
+    smfw_buf_free(&path);
     return st;
 }
 
 /* A key of an encoding-type=url listing, decoded as botocore does (unquote_plus). */
 static void url_decode_key(const char *v, char *out, size_t size) {
-    aws_buf plus, dec;
-    aws_buf_init(&plus);
-    aws_buf_init(&dec);
-    for (const char *p = v; *p; p++) aws_buf_putc(&plus, *p == '+' ? ' ' : *p);
-    if (plus.data) aws_buf_uri_decode(&dec, plus.data, plus.len);
-    aws_strlcpy(out, dec.data && !aws_buf_failed(&dec) ? dec.data : v, size);
-    aws_buf_free(&plus);
-    aws_buf_free(&dec);
+    smfw_buf plus, dec;
+    smfw_buf_init(&plus);
+    smfw_buf_init(&dec);
+    for (const char *p = v; *p; p++) smfw_buf_putc(&plus, *p == '+' ? ' ' : *p);
+    if (plus.data) aws_uri_decode(&dec, plus.data, plus.len);
+    aws_strlcpy(out, dec.data && !dec.failed ? dec.data : v, size);
+    smfw_buf_free(&plus);
+    smfw_buf_free(&dec);
 }
 
 smfw_status smfw_aws_s3_list_objects(smfw_aws_client *c, const char *bucket, const char *prefix,
                                      smfw_aws_s3_list_cb cb, void *user, smfw_error *err) {
     char base[1024];
-    aws_buf path;
-    aws_buf_init(&path);
+    smfw_buf path;
+    smfw_buf_init(&path);
     smfw_status st = aws_s3_address(c, bucket, NULL, base, sizeof(base), &path, err);
     char *token = NULL;
     int stop = 0;
     smfw_pager pager;
     smfw_pager_init(&pager);
     while (st == SMFW_OK && !stop) {
-        aws_buf q;
-        aws_buf_init(&q);
+        smfw_buf q;
+        smfw_buf_init(&q);
         aws_form_add(&q, "list-type", "2");
         aws_form_add(&q, "encoding-type", "url"); /* keys with any bytes survive the XML */
         if (token) aws_form_add(&q, "continuation-token", token);
@@ -208,7 +208,7 @@ smfw_status smfw_aws_s3_list_objects(smfw_aws_client *c, const char *bucket, con
         aws_result res;
         aws_result_init(&res);
         st = aws_s3_call(c, bucket, NULL, &call, &res, err);
-        aws_buf_free(&q);
+        smfw_buf_free(&q);
         aws_xml_node *root = NULL;
         size_t page_bytes = res.http.body.len;
         if (st == SMFW_OK) st = aws_xml_parse(res.http.body.data, res.http.body.len, &root, err);
@@ -258,15 +258,15 @@ smfw_status smfw_aws_s3_list_objects(smfw_aws_client *c, const char *bucket, con
     }
     free(token);
     smfw_pager_free(&pager);
-    aws_buf_free(&path);
+    smfw_buf_free(&path);
     return st;
 }
 
 smfw_status smfw_aws_s3_head_bucket(smfw_aws_client *c, const char *bucket,
                                     const char *expected_owner, smfw_error *err) {
     char base[1024];
-    aws_buf path;
-    aws_buf_init(&path);
+    smfw_buf path;
+    smfw_buf_init(&path);
     smfw_status st = aws_s3_address(c, bucket, NULL, base, sizeof(base), &path, err);
     if (st == SMFW_OK) {
         smfw_sigv4_header hs[1] = {{"x-amz-expected-bucket-owner", expected_owner}};
@@ -279,7 +279,7 @@ smfw_status smfw_aws_s3_head_bucket(smfw_aws_client *c, const char *bucket,
         st = aws_s3_call(c, bucket, NULL, &call, &res, err);
         aws_result_free(&res);
     }
-    aws_buf_free(&path);
+    smfw_buf_free(&path);
     return st;
 }
 
@@ -288,17 +288,17 @@ smfw_status smfw_aws_s3_create_bucket(smfw_aws_client *c, const char *bucket, sm
     smfw_status st = smfw_aws_client_region(c, &region, err);
     if (st != SMFW_OK) return st;
     char base[1024];
-    aws_buf path, body;
-    aws_buf_init(&path);
-    aws_buf_init(&body);
+    smfw_buf path, body;
+    smfw_buf_init(&path);
+    smfw_buf_init(&body);
     st = aws_s3_address(c, bucket, NULL, base, sizeof(base), &path, err);
     if (st == SMFW_OK) {
         if (strcmp(region, "us-east-1") != 0)
-            aws_buf_printf(&body,
-                           "<CreateBucketConfiguration "
-                           "xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><LocationConstraint>"
-                           "%s</LocationConstraint></CreateBucketConfiguration>",
-                           region);
+            smfw_buf_printf(&body,
+                            "<CreateBucketConfiguration "
+                            "xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><LocationConstraint>"
+                            "%s</LocationConstraint></CreateBucketConfiguration>",
+                            region);
         smfw_sigv4_header hs[1] = {{"Content-Type", "application/xml"}};
         aws_call call;
         aws_s3_call_init(&call, "CreateBucket", "PUT", base, path.data);
@@ -311,8 +311,8 @@ smfw_status smfw_aws_s3_create_bucket(smfw_aws_client *c, const char *bucket, sm
         st = aws_client_call(c, &call, &res, err);
         aws_result_free(&res);
     }
-    aws_buf_free(&path);
-    aws_buf_free(&body);
+    smfw_buf_free(&path);
+    smfw_buf_free(&body);
     return st;
 }
 

@@ -28,38 +28,38 @@
 /* ---- the XML of the operations (pure, unit-tested) ---- */
 
 /* Text content escaped as botocore's serializer (ElementTree) does: & < > only. */
-static void xml_escape(aws_buf *b, const char *s) {
+static void xml_escape(smfw_buf *b, const char *s) {
     for (; *s; s++) {
         switch (*s) {
         case '&':
-            aws_buf_puts(b, "&amp;");
+            smfw_buf_puts(b, "&amp;");
             break;
         case '<':
-            aws_buf_puts(b, "&lt;");
+            smfw_buf_puts(b, "&lt;");
             break;
         case '>':
-            aws_buf_puts(b, "&gt;");
+            smfw_buf_puts(b, "&gt;");
             break;
         default:
-            aws_buf_putc(b, *s);
+            smfw_buf_putc(b, *s);
         }
     }
 }
 
-void aws_s3_complete_body(aws_buf *out, const aws_s3_part *parts, size_t n) {
-    aws_buf_puts(out, "<CompleteMultipartUpload xmlns=\"" S3_XMLNS "\">");
+void aws_s3_complete_body(smfw_buf *out, const aws_s3_part *parts, size_t n) {
+    smfw_buf_puts(out, "<CompleteMultipartUpload xmlns=\"" S3_XMLNS "\">");
     for (size_t i = 0; i < n; i++) {
-        aws_buf_puts(out, "<Part><ETag>");
+        smfw_buf_puts(out, "<Part><ETag>");
         xml_escape(out, parts[i].etag);
-        aws_buf_printf(out, "</ETag><PartNumber>%d</PartNumber>", parts[i].number);
+        smfw_buf_printf(out, "</ETag><PartNumber>%d</PartNumber>", parts[i].number);
         if (parts[i].crc32[0]) {
-            aws_buf_puts(out, "<ChecksumCRC32>");
+            smfw_buf_puts(out, "<ChecksumCRC32>");
             xml_escape(out, parts[i].crc32);
-            aws_buf_puts(out, "</ChecksumCRC32>");
+            smfw_buf_puts(out, "</ChecksumCRC32>");
         }
-        aws_buf_puts(out, "</Part>");
+        smfw_buf_puts(out, "</Part>");
     }
-    aws_buf_puts(out, "</CompleteMultipartUpload>");
+    smfw_buf_puts(out, "</CompleteMultipartUpload>");
 }
 
 int aws_s3_parse_upload_id(const char *body, size_t len, char *out, size_t size) {
@@ -115,14 +115,14 @@ typedef struct upload {
     smfw_aws_client *c;
     const char *bucket, *key, *file;
     char base[1024];
-    aws_buf path;
+    smfw_buf path;
     char upload_id[1024];
 } upload;
 
 /* "uploadId=...&partNumber=N" or "uploadId=..." (N = 0), as botocore orders them. */
-static void upload_query(aws_buf *q, const upload *u, int part) {
+static void upload_query(smfw_buf *q, const upload *u, int part) {
     aws_form_add(q, "uploadId", u->upload_id);
-    if (part > 0) aws_buf_printf(q, "&partNumber=%d", part);
+    if (part > 0) smfw_buf_printf(q, "&partNumber=%d", part);
 }
 
 static smfw_status create_upload(upload *u, const char *content_type, smfw_error *err) {
@@ -149,8 +149,8 @@ static smfw_status create_upload(upload *u, const char *content_type, smfw_error
 
 static smfw_status upload_part(upload *u, aws_s3_part *part, int64_t offset, int64_t length,
                                smfw_error *err) {
-    aws_buf q;
-    aws_buf_init(&q);
+    smfw_buf q;
+    smfw_buf_init(&q);
     upload_query(&q, u, part->number);
     aws_call call;
     aws_s3_call_init(&call, "UploadPart", "PUT", u->base, u->path.data);
@@ -161,8 +161,8 @@ static smfw_status upload_part(upload *u, aws_s3_part *part, int64_t offset, int
     call.checksum_crc32 = 1;
     aws_result res;
     aws_result_init(&res);
-    smfw_status st = aws_buf_failed(&q) ? smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory")
-                                        : aws_s3_call(u->c, u->bucket, u->key, &call, &res, err);
+    smfw_status st = q.failed ? smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory")
+                              : aws_s3_call(u->c, u->bucket, u->key, &call, &res, err);
     char v[160];
     if (st == SMFW_OK) {
         aws_strlcpy(part->crc32, res.checksum_crc32, sizeof(part->crc32));
@@ -180,15 +180,15 @@ static smfw_status upload_part(upload *u, aws_s3_part *part, int64_t offset, int
                             "S3 UploadPart %d of s3://%s/%s: S3 computed CRC-32 %s, smfw sent %s",
                             part->number, u->bucket, u->key, v, part->crc32);
     aws_result_free(&res);
-    aws_buf_free(&q);
+    smfw_buf_free(&q);
     return st;
 }
 
 static smfw_status complete_upload(upload *u, const aws_s3_part *parts, size_t n, char *etag,
                                    size_t etag_size, smfw_error *err) {
-    aws_buf q, body;
-    aws_buf_init(&q);
-    aws_buf_init(&body);
+    smfw_buf q, body;
+    smfw_buf_init(&q);
+    smfw_buf_init(&body);
     upload_query(&q, u, 0);
     aws_s3_complete_body(&body, parts, n);
     smfw_sigv4_header hs[1] = {{"Content-Type", "application/xml"}};
@@ -202,7 +202,7 @@ static smfw_status complete_upload(upload *u, const aws_s3_part *parts, size_t n
     call.error_in_200 = 1; /* S3 may fail it after its 200 header went out */
     aws_result res;
     aws_result_init(&res);
-    smfw_status st = aws_buf_failed(&q) || aws_buf_failed(&body)
+    smfw_status st = q.failed || body.failed
                          ? smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory")
                          : aws_s3_call(u->c, u->bucket, u->key, &call, &res, err);
     aws_error_info e;
@@ -212,15 +212,15 @@ static smfw_status complete_upload(upload *u, const aws_s3_part *parts, size_t n
                             "S3 CompleteMultipartUpload of s3://%s/%s answered without an ETag",
                             u->bucket, u->key);
     aws_result_free(&res);
-    aws_buf_free(&q);
-    aws_buf_free(&body);
+    smfw_buf_free(&q);
+    smfw_buf_free(&body);
     return st;
 }
 
 /* Best effort; the failure that led here stays the caller's error. */
 static void abort_upload(upload *u, smfw_error *err) {
-    aws_buf q;
-    aws_buf_init(&q);
+    smfw_buf q;
+    smfw_buf_init(&q);
     upload_query(&q, u, 0);
     aws_call call;
     aws_s3_call_init(&call, "AbortMultipartUpload", "DELETE", u->base, u->path.data);
@@ -231,7 +231,7 @@ static void abort_upload(upload *u, smfw_error *err) {
     smfw_error_clear(&aerr);
     smfw_status st = aws_s3_call(u->c, u->bucket, u->key, &call, &res, &aerr);
     aws_result_free(&res);
-    aws_buf_free(&q);
+    smfw_buf_free(&q);
     if (st == SMFW_OK) {
         SMFW_LOG_INFO("aws", "aborted the multipart upload of s3://%s/%s", u->bucket, u->key);
         return;
@@ -312,10 +312,10 @@ smfw_status smfw_aws_s3_upload_file(smfw_aws_client *c, const char *bucket, cons
         u.bucket = bucket;
         u.key = key;
         u.file = file;
-        aws_buf_init(&u.path);
+        smfw_buf_init(&u.path);
         st = aws_s3_address(c, bucket, key, u.base, sizeof(u.base), &u.path, err);
         if (st == SMFW_OK) st = multipart(&u, size, part_size, o, etag, sizeof(etag), err);
-        aws_buf_free(&u.path);
+        smfw_buf_free(&u.path);
     }
     if (st == SMFW_OK && out) aws_strlcpy(out->etag, etag, sizeof(out->etag));
     return st;

@@ -68,13 +68,13 @@ smfw_status aws_s3_call(smfw_aws_client *c, const char *bucket, const char *key,
     if (smfw_aws_client_region(c, &client_region, &rerr) != SMFW_OK) client_region = NULL;
     aws_call cc = *call;
     char base[1024];
-    aws_buf path;
-    aws_buf_init(&path);
+    smfw_buf path;
+    smfw_buf_init(&path);
     smfw_status st = SMFW_OK;
     int known = cached_region(c, bucket, region);
     for (int redirected = 0;; redirected = 1) {
         if (known) {
-            aws_buf_reset(&path);
+            smfw_buf_reset(&path);
             st = aws_s3_address_in(c, bucket, key, region, base, sizeof(base), &path, err);
             if (st != SMFW_OK) break;
             cc.base_url = base;
@@ -92,6 +92,6 @@ smfw_status aws_s3_call(smfw_aws_client *c, const char *bucket, const char *key,
         remember_region(c, bucket, region);
         known = 1;
     }
-    aws_buf_free(&path);
+    smfw_buf_free(&path);
     return st;
 }

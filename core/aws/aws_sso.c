@@ -159,13 +159,13 @@ static smfw_status role_credentials(smfw_aws_client *c, const aws_sso_config *cf
     char base[1024];
     smfw_status st = aws_sso_endpoint(c, "sso", cfg->region, base, sizeof(base), err);
     if (st != SMFW_OK) return st;
-    aws_buf q;
-    aws_buf_init(&q);
+    smfw_buf q;
+    smfw_buf_init(&q);
     /* The model's member order: role_name, then account_id (what botocore sends). */
     aws_form_add(&q, "role_name", cfg->role_name);
     aws_form_add(&q, "account_id", cfg->account_id);
-    if (aws_buf_failed(&q)) {
-        aws_buf_free(&q);
+    if (q.failed) {
+        smfw_buf_free(&q);
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     }
     smfw_sigv4_header hs[1] = {{"x-amz-sso_bearer_token", token}};
@@ -185,7 +185,7 @@ static smfw_status role_credentials(smfw_aws_client *c, const aws_sso_config *cf
     aws_result res;
     aws_result_init(&res);
     st = aws_client_call(c, &call, &res, err);
-    aws_buf_free(&q);
+    smfw_buf_free(&q);
     if (st != SMFW_OK) {
         int refused = strcmp(res.error.code, "UnauthorizedException") == 0;
         aws_result_free(&res);

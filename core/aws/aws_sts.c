@@ -91,8 +91,8 @@ smfw_status aws_sts_assume_role(smfw_aws_client *c, const smfw_aws_credentials *
                                 const char *role_arn, const char *session_name,
                                 const char *external_id, int duration_s, aws_creds **out,
                                 smfw_error *err) {
-    aws_buf f;
-    aws_buf_init(&f);
+    smfw_buf f;
+    smfw_buf_init(&f);
     aws_form_add(&f, "Action", "AssumeRole");
     aws_form_add(&f, "Version", "2011-06-15");
     aws_form_add(&f, "RoleArn", role_arn);
@@ -103,13 +103,13 @@ smfw_status aws_sts_assume_role(smfw_aws_client *c, const smfw_aws_credentials *
         snprintf(d, sizeof(d), "%d", duration_s);
         aws_form_add(&f, "DurationSeconds", d);
     }
-    if (aws_buf_failed(&f)) {
-        aws_buf_free(&f);
+    if (f.failed) {
+        smfw_buf_free(&f);
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     }
     aws_xml_node *root = NULL;
     smfw_status st = sts_call(c, "AssumeRole", f.data, source, 0, &root, err);
-    aws_buf_free(&f);
+    smfw_buf_free(&f);
     if (st == SMFW_OK) st = creds_from_result(root, "AssumeRole", "assume-role", out, err);
     aws_xml_free(root);
     return st;
@@ -118,20 +118,20 @@ smfw_status aws_sts_assume_role(smfw_aws_client *c, const smfw_aws_credentials *
 smfw_status aws_sts_assume_role_with_web_identity(smfw_aws_client *c, const char *role_arn,
                                                   const char *session_name, const char *token,
                                                   aws_creds **out, smfw_error *err) {
-    aws_buf f;
-    aws_buf_init(&f);
+    smfw_buf f;
+    smfw_buf_init(&f);
     aws_form_add(&f, "Action", "AssumeRoleWithWebIdentity");
     aws_form_add(&f, "Version", "2011-06-15");
     aws_form_add(&f, "RoleArn", role_arn);
     aws_form_add(&f, "RoleSessionName", session_name);
     aws_form_add(&f, "WebIdentityToken", token);
-    if (aws_buf_failed(&f)) {
-        aws_buf_free(&f);
+    if (f.failed) {
+        smfw_buf_free(&f);
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     }
     aws_xml_node *root = NULL;
     smfw_status st = sts_call(c, "AssumeRoleWithWebIdentity", f.data, NULL, 1, &root, err);
-    aws_buf_free(&f);
+    smfw_buf_free(&f);
     if (st == SMFW_OK)
         st = creds_from_result(root, "AssumeRoleWithWebIdentity", "web-identity", out, err);
     aws_xml_free(root);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aws/aws_buf.h"
+#include "aws/aws_text.h"
 
 #define XML_MAX_DEPTH 64
 
@@ -68,36 +68,36 @@ static int skip_past(xml_parser *x, const char *term) {
     return -1;
 }
 
-static void put_utf8(aws_buf *b, unsigned long cp) {
+static void put_utf8(smfw_buf *b, unsigned long cp) {
     char o[4];
     if (cp < 0x80) {
         o[0] = (char)cp;
-        aws_buf_append(b, o, 1);
+        smfw_buf_append(b, o, 1);
     } else if (cp < 0x800) {
         o[0] = (char)(0xC0 | (cp >> 6));
         o[1] = (char)(0x80 | (cp & 0x3F));
-        aws_buf_append(b, o, 2);
+        smfw_buf_append(b, o, 2);
     } else if (cp < 0x10000) {
         o[0] = (char)(0xE0 | (cp >> 12));
         o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
         o[2] = (char)(0x80 | (cp & 0x3F));
-        aws_buf_append(b, o, 3);
+        smfw_buf_append(b, o, 3);
     } else {
         o[0] = (char)(0xF0 | (cp >> 18));
         o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
         o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
         o[3] = (char)(0x80 | (cp & 0x3F));
-        aws_buf_append(b, o, 4);
+        smfw_buf_append(b, o, 4);
     }
 }
 
 /* Decode character data [s, e) with entities into b. Returns -1 on a bad entity. */
-static int decode_text(aws_buf *b, const char *s, const char *e) {
+static int decode_text(smfw_buf *b, const char *s, const char *e) {
     while (s < e) {
         if (*s != '&') {
             const char *amp = memchr(s, '&', (size_t)(e - s));
             const char *stop = amp ? amp : e;
-            aws_buf_append(b, s, (size_t)(stop - s));
+            smfw_buf_append(b, s, (size_t)(stop - s));
             s = stop;
             continue;
         }
@@ -106,15 +106,15 @@ static int decode_text(aws_buf *b, const char *s, const char *e) {
         size_t n = (size_t)(semi - s - 1);
         const char *ent = s + 1;
         if (n == 2 && memcmp(ent, "lt", 2) == 0)
-            aws_buf_putc(b, '<');
+            smfw_buf_putc(b, '<');
         else if (n == 2 && memcmp(ent, "gt", 2) == 0)
-            aws_buf_putc(b, '>');
+            smfw_buf_putc(b, '>');
         else if (n == 3 && memcmp(ent, "amp", 3) == 0)
-            aws_buf_putc(b, '&');
+            smfw_buf_putc(b, '&');
         else if (n == 4 && memcmp(ent, "quot", 4) == 0)
-            aws_buf_putc(b, '"');
+            smfw_buf_putc(b, '"');
         else if (n == 4 && memcmp(ent, "apos", 4) == 0)
-            aws_buf_putc(b, '\'');
+            smfw_buf_putc(b, '\'');
         else if (n >= 2 && ent[0] == '#') {
             unsigned long cp = 0;
             int hex = ent[1] == 'x' || ent[1] == 'X';
@@ -141,14 +141,14 @@ static int decode_text(aws_buf *b, const char *s, const char *e) {
 }
 
 static int append_text(aws_xml_node *n, const char *s, const char *e) {
-    aws_buf b;
-    aws_buf_init(&b);
-    aws_buf_puts(&b, n->text);
+    smfw_buf b;
+    smfw_buf_init(&b);
+    smfw_buf_puts(&b, n->text);
     if (decode_text(&b, s, e) != 0) {
-        aws_buf_free(&b);
+        smfw_buf_free(&b);
         return -1;
     }
-    char *t = aws_buf_take(&b);
+    char *t = smfw_buf_take(&b);
     if (!t) return -2;
     free(n->text);
     n->text = t;
@@ -204,11 +204,11 @@ smfw_status aws_xml_parse(const char *text, size_t len, aws_xml_node **root, smf
                 st = bad(&x, "unterminated CDATA");
                 break;
             }
-            aws_buf b;
-            aws_buf_init(&b);
-            aws_buf_puts(&b, stack[depth - 1]->text);
-            aws_buf_append(&b, s, (size_t)(x.p - 3 - s));
-            char *t = aws_buf_take(&b);
+            smfw_buf b;
+            smfw_buf_init(&b);
+            smfw_buf_puts(&b, stack[depth - 1]->text);
+            smfw_buf_append(&b, s, (size_t)(x.p - 3 - s));
+            char *t = smfw_buf_take(&b);
             if (!t) {
                 st = smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
                 break;

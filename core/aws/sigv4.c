@@ -21,7 +21,7 @@
  * Appends with the fast case inline: the signer reserves its buffer once, so
  * nearly every append is a copy, not a call through the buffer's growth check.
  */
-static inline void put(aws_buf *b, const void *data, size_t len) {
+static inline void put(smfw_buf *b, const void *data, size_t len) {
     if (b->data && !b->failed && len < b->cap - b->len) {
         memcpy(b->data + b->len, data, len);
         b->len += len;
@@ -31,11 +31,11 @@ static inline void put(aws_buf *b, const void *data, size_t len) {
     }
 }
 
-static inline void put_str(aws_buf *b, const char *s) {
+static inline void put_str(smfw_buf *b, const char *s) {
     put(b, s, strlen(s));
 }
 
-static inline void put_char(aws_buf *b, char c) {
+static inline void put_char(smfw_buf *b, char c) {
     put(b, &c, 1);
 }
 
@@ -267,21 +267,21 @@ static int path_is_normal(const char *path) {
     }
 }
 
-void aws_sigv4_canonical_uri(aws_buf *out, const char *path, unsigned flags) {
+void aws_sigv4_canonical_uri(smfw_buf *out, const char *path, unsigned flags) {
     if (!path || !*path) path = "/";
     if (flags & SMFW_SIGV4_NO_NORMALIZE_PATH) {
         if (path[0] != '/') put_char(out, '/');
         if (flags & SMFW_SIGV4_NO_ENCODE_PATH)
             put_str(out, path);
         else
-            aws_buf_uri_encode(out, path, strlen(path), 1);
+            aws_uri_encode(out, path, strlen(path), 1);
         return;
     }
     if (path_is_normal(path)) {
         if (flags & SMFW_SIGV4_NO_ENCODE_PATH)
             put_str(out, path);
         else
-            aws_buf_uri_encode(out, path, strlen(path), 1);
+            aws_uri_encode(out, path, strlen(path), 1);
         return;
     }
     /* Remove empty and "." segments, resolve "..": segments are [start,len) pairs. */
@@ -306,8 +306,8 @@ void aws_sigv4_canonical_uri(aws_buf *out, const char *path, unsigned flags) {
         }
         i = j + 1;
     }
-    aws_buf norm;
-    aws_buf_init(&norm);
+    smfw_buf norm;
+    smfw_buf_init(&norm);
     put_char(&norm, '/');
     for (size_t k = 0; k < nseg; k++) {
         if (k) put_char(&norm, '/');
@@ -315,14 +315,14 @@ void aws_sigv4_canonical_uri(aws_buf *out, const char *path, unsigned flags) {
     }
     if (nseg && path[plen - 1] == '/') put_char(&norm, '/');
     free(seg);
-    if (aws_buf_failed(&norm)) {
+    if (norm.failed) {
         out->failed = 1;
     } else if (flags & SMFW_SIGV4_NO_ENCODE_PATH) {
         put(out, norm.data, norm.len);
     } else {
-        aws_buf_uri_encode(out, norm.data, norm.len, 1);
+        aws_uri_encode(out, norm.data, norm.len, 1);
     }
-    aws_buf_free(&norm);
+    smfw_buf_free(&norm);
 }
 
 typedef struct qpair {
@@ -337,23 +337,23 @@ static int qpair_cmp(const void *a, const void *b) {
 }
 
 static char *encode_component(const char *s, size_t len) {
-    aws_buf dec, enc;
-    aws_buf_init(&dec);
-    aws_buf_init(&enc);
-    aws_buf_uri_decode(&dec, s, len);
-    aws_buf_reserve(&dec, 0);
-    if (!aws_buf_failed(&dec)) aws_buf_uri_encode(&enc, dec.data, dec.len, 0);
-    aws_buf_reserve(&enc, 0);
-    int failed = aws_buf_failed(&dec);
-    aws_buf_free(&dec);
+    smfw_buf dec, enc;
+    smfw_buf_init(&dec);
+    smfw_buf_init(&enc);
+    aws_uri_decode(&dec, s, len);
+    smfw_buf_reserve(&dec, 0);
+    if (!dec.failed) aws_uri_encode(&enc, dec.data, dec.len, 0);
+    smfw_buf_reserve(&enc, 0);
+    int failed = dec.failed;
+    smfw_buf_free(&dec);
     if (failed) {
-        aws_buf_free(&enc);
+        smfw_buf_free(&enc);
         return NULL;
     }
-    return aws_buf_take(&enc);
+    return smfw_buf_take(&enc);
 }
 
-int aws_sigv4_canonical_query(aws_buf *out, const char *query) {
+int aws_sigv4_canonical_query(smfw_buf *out, const char *query) {
     if (!query || !*query) return 0;
     size_t n = 1;
     for (const char *p = query; *p; p++)
@@ -418,7 +418,7 @@ static int is_ws(char c) {
 }
 
 /* Trim and collapse internal whitespace runs to one space (appending runs, not bytes). */
-static void append_header_value(aws_buf *b, const char *v) {
+static void append_header_value(smfw_buf *b, const char *v) {
     if (!v) return;
     while (*v && is_ws(*v)) v++;
     while (*v) {
@@ -460,9 +460,9 @@ static char *lower_name(const char *name) {
 }
 
 /* Append s upper-cased. */
-static void append_upper(aws_buf *b, const char *s) {
+static void append_upper(smfw_buf *b, const char *s) {
     size_t n = strlen(s);
-    if (aws_buf_reserve(b, n) != 0) return;
+    if (smfw_buf_reserve(b, n) != 0) return;
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
         b->data[b->len + i] = c >= 'a' && c <= 'z' ? (char)(c - ('a' - 'A')) : c;
@@ -471,7 +471,7 @@ static void append_upper(aws_buf *b, const char *s) {
     b->data[b->len] = '\0';
 }
 
-int aws_sigv4_canonical_request(aws_buf *creq, aws_buf *signed_headers, const char *method,
+int aws_sigv4_canonical_request(smfw_buf *creq, smfw_buf *signed_headers, const char *method,
                                 const char *path, const char *query, const smfw_sigv4_header *hdrs,
                                 size_t n, const char *payload_hash, unsigned flags) {
     /* On the stack for a request's usual handful of headers. */
@@ -500,8 +500,8 @@ int aws_sigv4_canonical_request(aws_buf *creq, aws_buf *signed_headers, const ch
         off += h[i].nlen + 1;
     }
     /* Room for the whole request at once (it grows only for a long path or query). */
-    aws_buf_reserve(creq, 2 * names_len + values_len + 2 * n + strlen(path ? path : "") + 160);
-    aws_buf_reserve(signed_headers, names_len);
+    smfw_buf_reserve(creq, 2 * names_len + values_len + 2 * n + strlen(path ? path : "") + 160);
+    smfw_buf_reserve(signed_headers, names_len);
     if (rc == 0) {
         if (n <= SMALL_HEADERS) {
             /* Insertion sort: no qsort set-up for a handful (chdr_cmp's order is total). */
@@ -536,23 +536,23 @@ int aws_sigv4_canonical_request(aws_buf *creq, aws_buf *signed_headers, const ch
         }
         if (n) put_char(creq, '\n');
         put_char(creq, '\n');
-        aws_buf_reserve(signed_headers, 0);
+        smfw_buf_reserve(signed_headers, 0);
         if (signed_headers->data) put(creq, signed_headers->data, signed_headers->len);
         put_char(creq, '\n');
         put_str(creq, payload_hash);
     }
     if (names != names_small) free(names);
     if (h != h_small) free(h);
-    if (aws_buf_failed(creq) || aws_buf_failed(signed_headers)) rc = -1;
+    if (creq->failed || signed_headers->failed) rc = -1;
     return rc;
 }
 
-void aws_sigv4_string_to_sign(aws_buf *out, const char *amz_date, const char *region,
+void aws_sigv4_string_to_sign(smfw_buf *out, const char *amz_date, const char *region,
                               const char *service, const char *canonical_request, size_t creq_len) {
     /* Hashed before out grows: the canonical request may live in out itself (the signer). */
     char hash[65];
     smfw_sha256_hex(canonical_request, creq_len, hash);
-    aws_buf_reserve(out, 17 + strlen(amz_date) + 9 + strlen(region) + strlen(service) + 15 + 64);
+    smfw_buf_reserve(out, 17 + strlen(amz_date) + 9 + strlen(region) + strlen(service) + 15 + 64);
     put(out, "AWS4-HMAC-SHA256\n", 17);
     put_str(out, amz_date);
     put_char(out, '\n');
@@ -754,30 +754,30 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
      * Authorization, then the header lines. Reserved once for the usual sizes.
      */
     const char *akid = creds->access_key_id;
-    aws_buf sh, all;
-    aws_buf_init(&sh);
-    aws_buf_init(&all);
+    smfw_buf sh, all;
+    smfw_buf_init(&sh);
+    smfw_buf_init(&all);
     /* 1.5 KB holds a SageMaker request's whole block; longer paths, queries, tokens grow it. */
-    aws_buf_reserve(&all, 1536 + (token ? strlen(token) : 0));
+    smfw_buf_reserve(&all, 1536 + (token ? strlen(token) : 0));
     size_t off_creq = 0;
     int rc = aws_sigv4_canonical_request(&all, &sh, req->method ? req->method : "GET", req->path,
                                          req->query, hs, n, out->payload_hash, flags);
     if (hs != hs_small) free(hs);
     if (rc != 0) {
-        aws_buf_free(&all);
-        aws_buf_free(&sh);
+        smfw_buf_free(&all);
+        smfw_buf_free(&sh);
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory signing a request");
     }
     size_t creq_len = all.len;
     put_char(&all, '\0');
     size_t off_sts = all.len;
-    if (!aws_buf_failed(&all))
+    if (!all.failed)
         aws_sigv4_string_to_sign(&all, out->amz_date, s->region, s->service, all.data + off_creq,
                                  creq_len);
     char date8[9];
     memcpy(date8, out->amz_date, 8);
     date8[8] = '\0';
-    if (!aws_buf_failed(&all))
+    if (!all.failed)
         signer_sign(s, creds->secret_access_key, date8, all.data + off_sts, all.len - off_sts,
                     out->signature);
     put_char(&all, '\0');
@@ -820,20 +820,20 @@ smfw_status smfw_sigv4_sign(smfw_sigv4_signer *s, const smfw_aws_credentials *cr
         values_off[i] = all.len;
         if (v) {
             put_str(&all, v);
-        } else if (!aws_buf_failed(&all)) {
+        } else if (!all.failed) {
             /* Copy from our own buffer: reserve first so the source cannot move. */
             size_t alen = strlen(all.data + off_auth);
-            if (aws_buf_reserve(&all, alen) == 0) put(&all, all.data + off_auth, alen);
+            if (smfw_buf_reserve(&all, alen) == 0) put(&all, all.data + off_auth, alen);
         }
         put_char(&all, '\0');
     }
-    int failed = aws_buf_failed(&all) || aws_buf_failed(&sh);
-    aws_buf_free(&sh);
+    int failed = all.failed || sh.failed;
+    smfw_buf_free(&sh);
     if (failed) {
-        aws_buf_free(&all);
+        smfw_buf_free(&all);
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory signing a request");
     }
-    out->storage_ = aws_buf_take(&all);
+    out->storage_ = smfw_buf_take(&all);
     out->canonical_request = out->storage_ + off_creq;
     out->string_to_sign = out->storage_ + off_sts;
     out->authorization = out->storage_ + off_auth;

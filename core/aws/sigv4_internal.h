@@ -7,27 +7,27 @@
 
 #include <smfw/sigv4.h>
 
-#include "aws/aws_buf.h"
+#include "aws/aws_text.h"
 
 /* Headers SDKs never sign (proxies and libcurl may change them). lname is lower case. */
 int aws_sigv4_unsignable(const char *lname);
 
 /* Canonical URI of a wire path under `flags`. */
-void aws_sigv4_canonical_uri(aws_buf *out, const char *path, unsigned flags);
+void aws_sigv4_canonical_uri(smfw_buf *out, const char *path, unsigned flags);
 
 /* Canonical query string of a wire query (NULL or "" gives ""). */
-int aws_sigv4_canonical_query(aws_buf *out, const char *query);
+int aws_sigv4_canonical_query(smfw_buf *out, const char *query);
 
 /*
  * Canonical request from exactly the headers to sign (hdrs), with the given
  * payload hash. Also writes the SignedHeaders list. Returns 0 or -1 (memory).
  */
-int aws_sigv4_canonical_request(aws_buf *creq, aws_buf *signed_headers, const char *method,
+int aws_sigv4_canonical_request(smfw_buf *creq, smfw_buf *signed_headers, const char *method,
                                 const char *path, const char *query, const smfw_sigv4_header *hdrs,
                                 size_t n, const char *payload_hash, unsigned flags);
 
 /* String to sign for an amz_date, scope and canonical request. */
-void aws_sigv4_string_to_sign(aws_buf *out, const char *amz_date, const char *region,
+void aws_sigv4_string_to_sign(smfw_buf *out, const char *amz_date, const char *region,
                               const char *service, const char *canonical_request, size_t creq_len);
 
 /* kSigning = HMAC chain of secret, date (YYYYMMDD), region, service. */

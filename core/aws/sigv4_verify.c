@@ -243,20 +243,20 @@ smfw_sigv4_verdict smfw_sigv4_verify(const smfw_sigv4_request *req,
         for (size_t j = 0; j <= l; j++) lname[j] = (char)tolower((unsigned char)hdrs[i].name[j]);
         if (in_list(a.signed_headers, lname)) signed_hdrs[m++] = hdrs[i];
     }
-    aws_buf creq, sh, sts;
-    aws_buf_init(&creq);
-    aws_buf_init(&sh);
-    aws_buf_init(&sts);
+    smfw_buf creq, sh, sts;
+    smfw_buf_init(&creq);
+    smfw_buf_init(&sh);
+    smfw_buf_init(&sts);
     int rc = aws_sigv4_canonical_request(&creq, &sh, req->method ? req->method : "GET", req->path,
                                          req->query, signed_hdrs, m, payload_hash, params->flags);
     free(signed_hdrs);
     if (rc == 0)
         aws_sigv4_string_to_sign(&sts, date, r->scope_region, r->scope_service, creq.data,
                                  creq.len);
-    if (rc != 0 || aws_buf_failed(&sts)) {
-        aws_buf_free(&creq);
-        aws_buf_free(&sh);
-        aws_buf_free(&sts);
+    if (rc != 0 || sts.failed) {
+        smfw_buf_free(&creq);
+        smfw_buf_free(&sh);
+        smfw_buf_free(&sts);
         return fail(r, SMFW_SIGV4_SIGNATURE_MISMATCH, "out of memory verifying the request%s",
                     NULL);
     }
@@ -265,9 +265,9 @@ smfw_sigv4_verdict smfw_sigv4_verify(const smfw_sigv4_request *req,
     aws_sigv4_hmac_hex(key, sts.data, sts.len, r->expected_signature);
     OPENSSL_cleanse(key, sizeof(key));
     int same_list = sh.data && strcmp(sh.data, a.signed_headers) == 0;
-    aws_buf_free(&sh);
-    r->canonical_request = aws_buf_take(&creq);
-    r->string_to_sign = aws_buf_take(&sts);
+    smfw_buf_free(&sh);
+    r->canonical_request = smfw_buf_take(&creq);
+    r->string_to_sign = smfw_buf_take(&sts);
     if (CRYPTO_memcmp(r->expected_signature, r->provided_signature, 64) != 0)
         return fail(r, SMFW_SIGV4_SIGNATURE_MISMATCH,
                     "the request signature we calculated does not match the signature you "

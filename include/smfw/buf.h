@@ -4,7 +4,9 @@
  *
  * An allocation failure is sticky: later appends do nothing, `failed` stays
  * set, and smfw_buf_take() returns NULL, so builders stay linear and check
- * once at the end.
+ * once at the end (or test the 0/-1 that smfw_buf_reserve() and
+ * smfw_buf_append() return). smfw_buf_reset() clears the failure, so a buffer
+ * reused per message (the direct backend's stream buffers) starts each one clean.
  */
 #ifndef SMFW_BUF_H
 #define SMFW_BUF_H
@@ -33,7 +35,13 @@ SMFW_API void smfw_buf_free(smfw_buf *b);
 SMFW_API void smfw_buf_reset(smfw_buf *b);
 /** Room for `extra` more bytes (plus the NUL); 0 or -1 (then `failed` is set). */
 SMFW_API int smfw_buf_reserve(smfw_buf *b, size_t extra);
-SMFW_API void smfw_buf_append(smfw_buf *b, const void *data, size_t len);
+/** Append `len` bytes (kept NUL-terminated); 0 or -1 (then `failed` is set). */
+SMFW_API int smfw_buf_append(smfw_buf *b, const void *data, size_t len);
+/** Append, keeping the content to at most `max_len` bytes (the rest is dropped, not an error). */
+SMFW_API void smfw_buf_append_capped(smfw_buf *b, const void *data, size_t len, size_t max_len);
+/** Drop the first `n` bytes (all of them when n >= len), keeping the memory: a parser's
+ *  leftover of a partly consumed input moves to the front. */
+SMFW_API void smfw_buf_consume(smfw_buf *b, size_t n);
 SMFW_API void smfw_buf_puts(smfw_buf *b, const char *s);
 SMFW_API void smfw_buf_putc(smfw_buf *b, char c);
 SMFW_API void smfw_buf_printf(smfw_buf *b, const char *fmt, ...) SMFW_PRINTF(2, 3);

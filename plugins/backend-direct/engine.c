@@ -161,10 +161,10 @@ static direct_slot *slot_new(direct_worker *w) {
     smfw_eventstream_decoder_init(&s->es, NULL);
     s->es_ready = 1;
     /* Pre-size the buffers so steady state never allocates. */
-    dbuf_reserve(&s->sse.buf, 16384);
-    dbuf_reserve(&s->lines.buf, 16384);
-    dbuf_reserve(&s->body, 16384);
-    dbuf_reserve(&s->acc.text, 4096);
+    smfw_buf_reserve(&s->sse.buf, 16384);
+    smfw_buf_reserve(&s->lines.buf, 16384);
+    smfw_buf_reserve(&s->body, 16384);
+    smfw_buf_reserve(&s->acc.text, 4096);
     s->lines.strict_utf8 = (eng->tr.kind == DIRECT_TRANSPORT_SAGEMAKER);
     s->acc.content_ns = malloc(1024 * sizeof *s->acc.content_ns);
     s->acc.cap_content = s->acc.content_ns ? 1024 : 0;
@@ -178,7 +178,7 @@ static void slot_free(direct_slot *s) {
     direct_sse_free(&s->sse);
     direct_lines_free(&s->lines);
     if (s->es_ready) smfw_eventstream_decoder_cleanup(&s->es);
-    dbuf_free(&s->body);
+    smfw_buf_free(&s->body);
     direct_acc_free(&s->acc);
     free(s);
 }

@@ -22,13 +22,13 @@
 #include <stdatomic.h>
 
 #include <smfw/aws.h>
+#include <smfw/buf.h>
 #include <smfw/clock.h>
 #include <smfw/eventstream.h>
 #include <smfw/results.h>
 #include <smfw/sigv4.h>
 #include <smfw/tokenizer.h>
 
-#include "dbuf.h"
 #include "failfast.h"
 #include "options.h"
 #include "payload.h"
@@ -87,7 +87,7 @@ typedef struct direct_slot {
     direct_lines lines;
     smfw_eventstream_decoder es;
     int es_ready;
-    dbuf body; /* whole body (non-streaming) or error body (capped) */
+    smfw_buf body; /* whole body (non-streaming) or error body (capped) */
     direct_acc acc;
     int cancelled; /* aborted by Ctrl-C (record 499) */
     char errbuf[CURL_ERROR_SIZE];

@@ -75,11 +75,11 @@ static size_t utf8_seq(const unsigned char *s, size_t n) {
     return need + 1;
 }
 
-int direct_json_string_append(dbuf *b, const char *str, size_t n) {
+int direct_json_string_append(smfw_buf *b, const char *str, size_t n) {
     static const char hex[] = "0123456789ABCDEF"; /* as jansson writes them */
     const unsigned char *s = (const unsigned char *)str;
-    if (dbuf_reserve(b, n + 2) != 0) return -1;
-    int rc = dbuf_append(b, "\"", 1);
+    if (smfw_buf_reserve(b, n + 2) != 0) return -1;
+    int rc = smfw_buf_append(b, "\"", 1);
     size_t run = 0; /* bytes copied through unchanged, flushed in one append */
     for (size_t i = 0; i < n && rc == 0;) {
         unsigned char c = s[i];
@@ -117,27 +117,27 @@ int direct_json_string_append(dbuf *b, const char *str, size_t n) {
             esc = u;
             el = 6;
         }
-        if (run) rc = dbuf_append(b, str + i - run, run);
+        if (run) rc = smfw_buf_append(b, str + i - run, run);
         run = 0;
-        if (rc == 0) rc = dbuf_append(b, esc, el);
+        if (rc == 0) rc = smfw_buf_append(b, esc, el);
         i += adv;
     }
-    if (run && rc == 0) rc = dbuf_append(b, str + n - run, run);
-    if (rc == 0) rc = dbuf_append(b, "\"", 1);
+    if (run && rc == 0) rc = smfw_buf_append(b, str + n - run, run);
+    if (rc == 0) rc = smfw_buf_append(b, "\"", 1);
     return rc;
 }
 
-static int append_str(dbuf *b, const char *s) {
-    return dbuf_append(b, s, strlen(s));
+static int append_str(smfw_buf *b, const char *s) {
+    return smfw_buf_append(b, s, strlen(s));
 }
 
 /* One compact JSON object per request, written without building a JSON tree. */
 void direct_outputs_add(direct_outputs *o, const smfw_record *rec, const char *text,
                         const char *reasoning) {
     if (!o->f) return;
-    dbuf *b = &o->line;
+    smfw_buf *b = &o->line;
     char num[48];
-    dbuf_reset(b);
+    smfw_buf_reset(b);
     int rc = append_str(b, o->count ? ",\n    " : "\n    ");
     snprintf(num, sizeof num, "{\"session_num\":%lld", (long long)rec->session_num);
     rc |= append_str(b, num);
@@ -187,7 +187,7 @@ void direct_outputs_flush(direct_outputs *o) {
 }
 
 smfw_status direct_outputs_close(direct_outputs *o, smfw_error *err) {
-    dbuf_free(&o->line);
+    smfw_buf_free(&o->line);
     if (!o->f) return SMFW_OK;
     fputs(o->count ? "\n  ]\n}\n" : "]\n}\n", o->f);
     smfw_status st = close_checked(o->f, "outputs.json", err);

@@ -12,9 +12,9 @@
 
 #include <jansson.h>
 
+#include <smfw/buf.h>
 #include <smfw/results.h>
 
-#include "dbuf.h"
 #include "options.h"
 
 /** Write {"data": [...]} (2-space indent) to dir/inputs.json. Borrows `data`. */
@@ -23,8 +23,8 @@ smfw_status direct_write_inputs_json(const char *dir, json_t *data, smfw_error *
 typedef struct direct_outputs {
     FILE *f;
     int count;
-    int pending; /* entries written since the last flush */
-    dbuf line;   /* one entry, reused */
+    int pending;   /* entries written since the last flush */
+    smfw_buf line; /* one entry, reused */
 } direct_outputs;
 
 smfw_status direct_outputs_open(direct_outputs *o, const char *dir, smfw_error *err);
@@ -43,7 +43,7 @@ void direct_outputs_flush(direct_outputs *o);
  * '\\' and control characters, UTF-8 copied through, and every byte that is
  * not part of valid UTF-8 replaced by \ufffd. Returns 0, -1 when out of memory.
  */
-int direct_json_string_append(dbuf *b, const char *str, size_t n);
+int direct_json_string_append(smfw_buf *b, const char *str, size_t n);
 smfw_status direct_outputs_close(direct_outputs *o, smfw_error *err);
 
 /** The human summary; `hints` are the diagnosis lines (may be NULL). */

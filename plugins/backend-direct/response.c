@@ -37,7 +37,7 @@ void direct_response_reset(direct_slot *s) {
     direct_sse_reset(&s->sse);
     direct_lines_reset(&s->lines);
     if (s->es_ready) smfw_eventstream_decoder_reset(&s->es);
-    dbuf_reset(&s->body);
+    smfw_buf_reset(&s->body);
     direct_acc_reset(&s->acc);
 }
 
@@ -244,14 +244,14 @@ size_t direct_response_write_cb(char *data, size_t size, size_t n, void *userp) 
     size_t len = size * n;
     int64_t ts = slot_stamp(s);
     if (s->status != 200) {
-        dbuf_append_capped(&s->body, data, len, 4096);
+        smfw_buf_append_capped(&s->body, data, len, 4096);
         return len;
     }
     int rc = 0;
     switch (s->reader) {
     case DIRECT_READ_BODY:
         if (!s->acc.first_msg_ns) s->acc.first_msg_ns = ts; /* first byte */
-        rc = dbuf_append(&s->body, data, len);
+        rc = smfw_buf_append(&s->body, data, len);
         if (rc) direct_acc_fail(&s->acc, SMFW_ERRCLASS_OTHER, 0, 0, "MemoryError", "out of memory");
         break;
     case DIRECT_READ_SSE:

@@ -20,9 +20,8 @@
 
 #include <stdint.h>
 
+#include <smfw/buf.h>
 #include <smfw/results.h>
-
-#include "dbuf.h"
 
 /* ---- framers ------------------------------------------------------------ */
 
@@ -40,9 +39,9 @@ typedef struct direct_sse_event {
 typedef int (*direct_sse_fn)(void *user, const direct_sse_event *ev, int64_t ts);
 
 typedef struct direct_sse {
-    dbuf buf;       /* bytes not yet part of a complete event */
+    smfw_buf buf;   /* bytes not yet part of a complete event */
     size_t scanned; /* prefix of buf already searched for a delimiter */
-    dbuf data;      /* scratch for multi-line data */
+    smfw_buf data;  /* scratch for multi-line data */
 } direct_sse;
 
 void direct_sse_reset(direct_sse *s);
@@ -57,7 +56,7 @@ int direct_sse_finish(direct_sse *s, int64_t ts, direct_sse_fn fn, void *user);
 typedef int (*direct_line_fn)(void *user, const char *msg, size_t len, int64_t ts);
 
 typedef struct direct_lines {
-    dbuf buf;
+    smfw_buf buf;
     size_t scanned;
     int strict_utf8; /* SageMaker: invalid UTF-8 fails the request */
     int bad_utf8;    /* set when a line failed the UTF-8 check */
@@ -102,7 +101,7 @@ typedef struct direct_acc {
     int64_t first_msg_ns, last_msg_ns; /* any message (request_end_ns) */
     int64_t n_output_chunks, n_reasoning_chunks;
     int64_t usage_prompt, usage_completion, usage_total, usage_reasoning; /* -1 = not sent */
-    dbuf text, reasoning;
+    smfw_buf text, reasoning;
     /* failure raised by a message */
     int failed;
     smfw_error_class err_class;

@@ -7,13 +7,13 @@
 #include <string.h>
 
 void direct_lines_reset(direct_lines *l) {
-    dbuf_reset(&l->buf);
+    smfw_buf_reset(&l->buf);
     l->scanned = 0;
     l->bad_utf8 = 0;
 }
 
 void direct_lines_free(direct_lines *l) {
-    dbuf_free(&l->buf);
+    smfw_buf_free(&l->buf);
     l->scanned = 0;
 }
 
@@ -88,11 +88,11 @@ int direct_lines_feed(direct_lines *l, const char *bytes, size_t len, int64_t ts
             if (lines_emit(l, bytes + i, end - i, ts, fn, user) != 0) return -1;
             i = end + 1;
         }
-        if (i < len && dbuf_append(&l->buf, bytes + i, len - i) != 0) return -1;
+        if (i < len && smfw_buf_append(&l->buf, bytes + i, len - i) != 0) return -1;
         l->scanned = l->buf.len;
         return 0;
     }
-    if (dbuf_append(&l->buf, bytes, len) != 0) return -1;
+    if (smfw_buf_append(&l->buf, bytes, len) != 0) return -1;
     size_t start = 0;
     size_t from = l->scanned;
     for (;;) {
@@ -103,12 +103,12 @@ int direct_lines_feed(direct_lines *l, const char *bytes, size_t len, int64_t ts
         start = end + 1;
         from = start;
         if (rc != 0) {
-            dbuf_consume(&l->buf, start);
+            smfw_buf_consume(&l->buf, start);
             l->scanned = 0;
             return -1;
         }
     }
-    dbuf_consume(&l->buf, start);
+    smfw_buf_consume(&l->buf, start);
     l->scanned = l->buf.len;
     return 0;
 }
@@ -116,7 +116,7 @@ int direct_lines_feed(direct_lines *l, const char *bytes, size_t len, int64_t ts
 int direct_lines_finish(direct_lines *l, int64_t ts, direct_line_fn fn, void *user) {
     int rc = 0;
     if (l->buf.len) rc = lines_emit(l, l->buf.data, l->buf.len, ts, fn, user);
-    dbuf_reset(&l->buf);
+    smfw_buf_reset(&l->buf);
     l->scanned = 0;
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <smfw/json_view.h>
@@ -35,8 +36,8 @@ void direct_acc_reset(direct_acc *a) {
     a->first_msg_ns = a->last_msg_ns = 0;
     a->n_output_chunks = a->n_reasoning_chunks = 0;
     a->usage_prompt = a->usage_completion = a->usage_total = a->usage_reasoning = -1;
-    dbuf_reset(&a->text);
-    dbuf_reset(&a->reasoning);
+    smfw_buf_reset(&a->text);
+    smfw_buf_reset(&a->reasoning);
     a->failed = 0;
     a->err_class = SMFW_ERRCLASS_NONE;
     a->err_has_code = 0;
@@ -49,8 +50,8 @@ void direct_acc_free(direct_acc *a) {
     free(a->content_ns);
     a->content_ns = NULL;
     a->cap_content = a->n_content = 0;
-    dbuf_free(&a->text);
-    dbuf_free(&a->reasoning);
+    smfw_buf_free(&a->text);
+    smfw_buf_free(&a->reasoning);
 }
 
 void direct_acc_fail(direct_acc *a, smfw_error_class cls, int has_code, int code, const char *type,
@@ -82,9 +83,9 @@ static int acc_content(direct_acc *a, int64_t ts) {
     return 0;
 }
 
-static void acc_text(dbuf *b, const smfw_json_view *v) {
+static void acc_text(smfw_buf *b, const smfw_json_view *v) {
     size_t raw = v->len; /* decoded text is never longer than the escaped form */
-    if (dbuf_reserve(b, raw) != 0) return;
+    if (smfw_buf_reserve(b, raw) != 0) return;
     size_t n = smfw_json_string_decode(v, b->data + b->len, b->cap - b->len);
     b->len += n;
     b->data[b->len] = '\0';

@@ -6,14 +6,14 @@
 #include <string.h>
 
 void direct_sse_reset(direct_sse *s) {
-    dbuf_reset(&s->buf);
-    dbuf_reset(&s->data);
+    smfw_buf_reset(&s->buf);
+    smfw_buf_reset(&s->data);
     s->scanned = 0;
 }
 
 void direct_sse_free(direct_sse *s) {
-    dbuf_free(&s->buf);
-    dbuf_free(&s->data);
+    smfw_buf_free(&s->buf);
+    smfw_buf_free(&s->data);
     s->scanned = 0;
 }
 
@@ -35,7 +35,7 @@ static int sse_dispatch(direct_sse *s, const char *ev, size_t len, int64_t ts, d
     size_t first_len = 0;
     int n_data = 0;
     int blank = 1;
-    dbuf_reset(&s->data);
+    smfw_buf_reset(&s->data);
     size_t i = 0;
     while (i < len) {
         size_t j = i;
@@ -74,8 +74,9 @@ static int sse_dispatch(direct_sse *s, const char *ev, size_t len, int64_t ts, d
                 first_data = value;
                 first_len = vl;
             } else {
-                if (n_data == 1 && dbuf_append(&s->data, first_data, first_len) != 0) return -1;
-                if (dbuf_append(&s->data, "\n", 1) != 0 || dbuf_append(&s->data, value, vl) != 0)
+                if (n_data == 1 && smfw_buf_append(&s->data, first_data, first_len) != 0) return -1;
+                if (smfw_buf_append(&s->data, "\n", 1) != 0 ||
+                    smfw_buf_append(&s->data, value, vl) != 0)
                     return -1;
             }
             n_data++;
@@ -113,7 +114,7 @@ static long sse_find_delim(const char *b, size_t n, size_t from, size_t *dlen) {
 int direct_sse_feed(direct_sse *s, const char *bytes, size_t len, int64_t ts, direct_sse_fn fn,
                     void *user) {
     if (len == 0) return 0;
-    if (dbuf_append(&s->buf, bytes, len) != 0) return -1;
+    if (smfw_buf_append(&s->buf, bytes, len) != 0) return -1;
     size_t start = 0;
     size_t from = s->scanned;
     for (;;) {
@@ -124,12 +125,12 @@ int direct_sse_feed(direct_sse *s, const char *bytes, size_t len, int64_t ts, di
         start = (size_t)pos + dlen;
         from = start;
         if (rc != 0) {
-            dbuf_consume(&s->buf, start);
+            smfw_buf_consume(&s->buf, start);
             s->scanned = 0;
             return -1;
         }
     }
-    dbuf_consume(&s->buf, start);
+    smfw_buf_consume(&s->buf, start);
     /* A delimiter may straddle the next read: rescan the last 3 bytes. */
     s->scanned = s->buf.len > 3 ? s->buf.len - 3 : 0;
     return 0;
@@ -138,7 +139,7 @@ int direct_sse_feed(direct_sse *s, const char *bytes, size_t len, int64_t ts, di
 int direct_sse_finish(direct_sse *s, int64_t ts, direct_sse_fn fn, void *user) {
     int rc = 0;
     if (s->buf.len) rc = sse_dispatch(s, s->buf.data, s->buf.len, ts, fn, user);
-    dbuf_reset(&s->buf);
+    smfw_buf_reset(&s->buf);
     s->scanned = 0;
     return rc;
 }

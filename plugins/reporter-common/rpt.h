@@ -3,7 +3,7 @@
  * html). Compiled into each module that needs them (this folder has no
  * CMakeLists.txt, so it is not a plugin of its own); every symbol is hidden.
  *
- * What lives here: a growable text buffer, number formatting that matches
+ * What lives here (text is built in smfw_buf, smfw/buf.h): number formatting that matches
  * Python (AIPerf writes its files from Python), a Python-compatible JSON
  * pretty-printer, the list of metrics of a run in AIPerf's orders, and a
  * file writer whose errors name the file.
@@ -19,16 +19,6 @@
 #include <smfw/results.h>
 #include <smfw/buf.h>
 #include <smfw/smfw.h>
-
-/* ---- text buffer -------------------------------------------------------- */
-
-/** The reporters' text buffer is the SDK's (smfw/buf.h), under the names they use. */
-typedef smfw_buf rpt_buf;
-#define rpt_buf_init   smfw_buf_init
-#define rpt_buf_free   smfw_buf_free
-#define rpt_buf_append smfw_buf_append
-#define rpt_buf_puts   smfw_buf_puts
-#define rpt_buf_printf smfw_buf_printf
 
 /* ---- numbers ------------------------------------------------------------ */
 
@@ -58,10 +48,10 @@ void rpt_human(double v, int decimals, char out[RPT_NUM_MAX]);
  * non-finite real is written as null so strict readers still parse the file.
  * Invalid UTF-8 in a string is written as U+FFFD.
  */
-void rpt_json_dump(rpt_buf *b, const json_t *value, int indent);
+void rpt_json_dump(smfw_buf *b, const json_t *value, int indent);
 
 /** Append `s` as a JSON string literal with the same escaping rules. */
-void rpt_json_string(rpt_buf *b, const char *s);
+void rpt_json_string(smfw_buf *b, const char *s);
 
 /* ---- metrics of a run ----------------------------------------------------- */
 
@@ -93,7 +83,7 @@ const rpt_metric *rpt_metrics_find(const rpt_metric *m, size_t n, const char *ta
  * AIPerf's CSV/console label: header plus " (unit)", except for the units
  * "count" and "requests" (and no unit at all).
  */
-void rpt_metric_label(const rpt_metric *m, rpt_buf *b);
+void rpt_metric_label(const rpt_metric *m, smfw_buf *b);
 
 /* ---- time ------------------------------------------------------------------- */
 

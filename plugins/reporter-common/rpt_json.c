@@ -46,9 +46,9 @@ static size_t rpt_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp) {
     return len;
 }
 
-static void rpt_json_string_n(rpt_buf *b, const char *str, size_t n) {
+static void rpt_json_string_n(smfw_buf *b, const char *str, size_t n) {
     const unsigned char *s = (const unsigned char *)str;
-    rpt_buf_append(b, "\"", 1);
+    smfw_buf_append(b, "\"", 1);
     size_t i = 0;
     while (i < n) {
         unsigned char c = s[i];
@@ -57,37 +57,37 @@ static void rpt_json_string_n(rpt_buf *b, const char *str, size_t n) {
             size_t run = i;
             while (run < n && s[run] >= 0x20 && s[run] < 0x7F && s[run] != '"' && s[run] != '\\')
                 run++;
-            rpt_buf_append(b, str + i, run - i);
+            smfw_buf_append(b, str + i, run - i);
             i = run;
             continue;
         }
         switch (c) {
         case '"':
-            rpt_buf_append(b, "\\\"", 2);
+            smfw_buf_append(b, "\\\"", 2);
             i++;
             continue;
         case '\\':
-            rpt_buf_append(b, "\\\\", 2);
+            smfw_buf_append(b, "\\\\", 2);
             i++;
             continue;
         case '\n':
-            rpt_buf_append(b, "\\n", 2);
+            smfw_buf_append(b, "\\n", 2);
             i++;
             continue;
         case '\r':
-            rpt_buf_append(b, "\\r", 2);
+            smfw_buf_append(b, "\\r", 2);
             i++;
             continue;
         case '\t':
-            rpt_buf_append(b, "\\t", 2);
+            smfw_buf_append(b, "\\t", 2);
             i++;
             continue;
         case '\b':
-            rpt_buf_append(b, "\\b", 2);
+            smfw_buf_append(b, "\\b", 2);
             i++;
             continue;
         case '\f':
-            rpt_buf_append(b, "\\f", 2);
+            smfw_buf_append(b, "\\f", 2);
             i++;
             continue;
         default:
@@ -102,88 +102,88 @@ static void rpt_json_string_n(rpt_buf *b, const char *str, size_t n) {
         } else {
             snprintf(esc, sizeof esc, "\\u%04x", cp);
         }
-        rpt_buf_puts(b, esc);
+        smfw_buf_puts(b, esc);
     }
-    rpt_buf_append(b, "\"", 1);
+    smfw_buf_append(b, "\"", 1);
 }
 
-void rpt_json_string(rpt_buf *b, const char *s) {
+void rpt_json_string(smfw_buf *b, const char *s) {
     rpt_json_string_n(b, s ? s : "", s ? strlen(s) : 0);
 }
 
-static void rpt_json_newline(rpt_buf *b, int indent, int depth) {
-    rpt_buf_append(b, "\n", 1);
-    for (int i = 0; i < indent * depth; i++) rpt_buf_append(b, " ", 1);
+static void rpt_json_newline(smfw_buf *b, int indent, int depth) {
+    smfw_buf_append(b, "\n", 1);
+    for (int i = 0; i < indent * depth; i++) smfw_buf_append(b, " ", 1);
 }
 
-static void rpt_json_dump_at(rpt_buf *b, const json_t *v, int indent, int depth) {
+static void rpt_json_dump_at(smfw_buf *b, const json_t *v, int indent, int depth) {
     char num[RPT_NUM_MAX];
     switch (json_typeof(v)) {
     case JSON_OBJECT: {
         if (json_object_size(v) == 0) {
-            rpt_buf_puts(b, "{}");
+            smfw_buf_puts(b, "{}");
             return;
         }
-        rpt_buf_append(b, "{", 1);
+        smfw_buf_append(b, "{", 1);
         const char *key;
         json_t *item;
         int first = 1;
         /* jansson keeps insertion order (2.8+), which is the order we write. */
         json_object_foreach((json_t *)v, key, item) {
-            if (!first) rpt_buf_append(b, ",", 1);
+            if (!first) smfw_buf_append(b, ",", 1);
             first = 0;
             rpt_json_newline(b, indent, depth + 1);
             rpt_json_string(b, key);
-            rpt_buf_append(b, ": ", 2);
+            smfw_buf_append(b, ": ", 2);
             rpt_json_dump_at(b, item, indent, depth + 1);
         }
         rpt_json_newline(b, indent, depth);
-        rpt_buf_append(b, "}", 1);
+        smfw_buf_append(b, "}", 1);
         return;
     }
     case JSON_ARRAY: {
         if (json_array_size(v) == 0) {
-            rpt_buf_puts(b, "[]");
+            smfw_buf_puts(b, "[]");
             return;
         }
-        rpt_buf_append(b, "[", 1);
+        smfw_buf_append(b, "[", 1);
         for (size_t i = 0; i < json_array_size(v); i++) {
-            if (i) rpt_buf_append(b, ",", 1);
+            if (i) smfw_buf_append(b, ",", 1);
             rpt_json_newline(b, indent, depth + 1);
             rpt_json_dump_at(b, json_array_get(v, i), indent, depth + 1);
         }
         rpt_json_newline(b, indent, depth);
-        rpt_buf_append(b, "]", 1);
+        smfw_buf_append(b, "]", 1);
         return;
     }
     case JSON_STRING:
         rpt_json_string_n(b, json_string_value(v), json_string_length(v));
         return;
     case JSON_INTEGER:
-        rpt_buf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        smfw_buf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
         return;
     case JSON_REAL: {
         double d = json_real_value(v);
         if (!isfinite(d)) {
-            rpt_buf_puts(b, "null");
+            smfw_buf_puts(b, "null");
             return;
         }
         rpt_repr_double(d, num);
-        rpt_buf_puts(b, num);
+        smfw_buf_puts(b, num);
         return;
     }
     case JSON_TRUE:
-        rpt_buf_puts(b, "true");
+        smfw_buf_puts(b, "true");
         return;
     case JSON_FALSE:
-        rpt_buf_puts(b, "false");
+        smfw_buf_puts(b, "false");
         return;
     case JSON_NULL:
-        rpt_buf_puts(b, "null");
+        smfw_buf_puts(b, "null");
         return;
     }
 }
 
-void rpt_json_dump(rpt_buf *b, const json_t *value, int indent) {
+void rpt_json_dump(smfw_buf *b, const json_t *value, int indent) {
     rpt_json_dump_at(b, value, indent, 0);
 }

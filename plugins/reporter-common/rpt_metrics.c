@@ -64,8 +64,8 @@ const rpt_metric *rpt_metrics_find(const rpt_metric *m, size_t n, const char *ta
     return NULL;
 }
 
-void rpt_metric_label(const rpt_metric *m, rpt_buf *b) {
-    rpt_buf_puts(b, m->header);
+void rpt_metric_label(const rpt_metric *m, smfw_buf *b) {
+    smfw_buf_puts(b, m->header);
     if (m->unit && *m->unit && strcmp(m->unit, "count") != 0 && strcmp(m->unit, "requests") != 0)
-        rpt_buf_printf(b, " (%s)", m->unit);
+        smfw_buf_printf(b, " (%s)", m->unit);
 }

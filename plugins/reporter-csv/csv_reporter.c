@@ -25,38 +25,38 @@ typedef struct csv_reporter {
 } csv_reporter;
 
 /* One cell with Python csv.QUOTE_MINIMAL rules. */
-static void csv_reporter_cell(rpt_buf *b, const char *s) {
+static void csv_reporter_cell(smfw_buf *b, const char *s) {
     if (strpbrk(s, ",\"\r\n") == NULL) {
-        rpt_buf_puts(b, s);
+        smfw_buf_puts(b, s);
         return;
     }
-    rpt_buf_append(b, "\"", 1);
+    smfw_buf_append(b, "\"", 1);
     for (const char *p = s; *p; p++) {
-        if (*p == '"') rpt_buf_append(b, "\"", 1);
-        rpt_buf_append(b, p, 1);
+        if (*p == '"') smfw_buf_append(b, "\"", 1);
+        smfw_buf_append(b, p, 1);
     }
-    rpt_buf_append(b, "\"", 1);
+    smfw_buf_append(b, "\"", 1);
 }
 
-static void csv_reporter_number(rpt_buf *b, int has, double v) {
-    rpt_buf_append(b, ",", 1);
+static void csv_reporter_number(smfw_buf *b, int has, double v) {
+    smfw_buf_append(b, ",", 1);
     if (!has) return;
     char num[RPT_NUM_MAX];
     rpt_fixed2(v, num);
-    rpt_buf_puts(b, num);
+    smfw_buf_puts(b, num);
 }
 
-static void csv_reporter_label(rpt_buf *b, const rpt_metric *m) {
-    rpt_buf label;
-    rpt_buf_init(&label);
+static void csv_reporter_label(smfw_buf *b, const rpt_metric *m) {
+    smfw_buf label;
+    smfw_buf_init(&label);
     rpt_metric_label(m, &label);
     csv_reporter_cell(b, label.data ? label.data : "");
     if (label.failed) b->failed = 1;
-    rpt_buf_free(&label);
+    smfw_buf_free(&label);
 }
 
 /* Render the whole file (exposed to the unit test through #include). */
-static smfw_status csv_reporter_render(const smfw_results *r, int sum_column, rpt_buf *b,
+static smfw_status csv_reporter_render(const smfw_results *r, int sum_column, smfw_buf *b,
                                        smfw_error *err) {
     rpt_metric *m = NULL;
     size_t n = rpt_metrics_collect(r, &m);
@@ -69,11 +69,11 @@ static smfw_status csv_reporter_render(const smfw_results *r, int sum_column, rp
             if (m[i].distribution && !m[i].smfw_only && (m[i].stats->fields & SMFW_STAT_SUM))
                 with_sum = 1;
 
-    rpt_buf_puts(b, "Metric,avg,min,max");
-    if (with_sum) rpt_buf_puts(b, ",sum");
+    smfw_buf_puts(b, "Metric,avg,min,max");
+    if (with_sum) smfw_buf_puts(b, ",sum");
     for (int i = 0; i < SMFW_PERCENTILE_COUNT; i++)
-        rpt_buf_printf(b, ",%s", smfw_percentile_keys[i]);
-    rpt_buf_puts(b, ",std\r\n");
+        smfw_buf_printf(b, ",%s", smfw_percentile_keys[i]);
+    smfw_buf_puts(b, ",std\r\n");
     for (size_t i = 0; i < n; i++) {
         if (!m[i].distribution || m[i].smfw_only) continue;
         const smfw_stats *s = m[i].stats;
@@ -85,14 +85,14 @@ static smfw_status csv_reporter_render(const smfw_results *r, int sum_column, rp
         for (int p = 0; p < SMFW_PERCENTILE_COUNT; p++)
             csv_reporter_number(b, s->fields & (SMFW_STAT_P_FIRST << p), s->p[p]);
         csv_reporter_number(b, s->fields & SMFW_STAT_STD, s->std);
-        rpt_buf_puts(b, "\r\n");
+        smfw_buf_puts(b, "\r\n");
     }
-    rpt_buf_puts(b, "\r\nMetric,Value\r\n");
+    smfw_buf_puts(b, "\r\nMetric,Value\r\n");
     for (size_t i = 0; i < n; i++) {
         if (m[i].distribution || m[i].smfw_only) continue;
         csv_reporter_label(b, &m[i]);
         csv_reporter_number(b, m[i].stats->fields & SMFW_STAT_AVG, m[i].stats->avg);
-        rpt_buf_puts(b, "\r\n");
+        smfw_buf_puts(b, "\r\n");
     }
     free(m);
     if (b->failed) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
@@ -110,14 +110,14 @@ static smfw_status csv_reporter_create(const smfw_settings *settings, void **ctx
 static smfw_status csv_reporter_write(void *ctx, const smfw_results *results,
                                       const char *output_dir, smfw_error *err) {
     csv_reporter *self = ctx;
-    rpt_buf b;
-    rpt_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     smfw_status st = csv_reporter_render(results, self->sum_column, &b, err);
     if (st == SMFW_OK)
         st = rpt_write_file(output_dir, CSV_REPORTER_FILE, b.data, b.len, err);
     else
         smfw_error_prefix(err, "cannot write %s/%s", output_dir, CSV_REPORTER_FILE);
-    rpt_buf_free(&b);
+    smfw_buf_free(&b);
     if (st == SMFW_OK) SMFW_LOG_DEBUG("csv", "wrote %s/%s", output_dir, CSV_REPORTER_FILE);
     return st;
 }

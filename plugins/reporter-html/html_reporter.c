@@ -56,85 +56,85 @@ static const char html_css[] =
     ".note{color:#57606a;font-size:12px;margin:4px 0}footer{margin-top:32px;color:#57606a;"
     "font-size:12px}";
 
-static void html_td(rpt_buf *b, const char *text, int num) {
-    rpt_buf_puts(b, num ? "<td class=\"num\">" : "<td>");
+static void html_td(smfw_buf *b, const char *text, int num) {
+    smfw_buf_puts(b, num ? "<td class=\"num\">" : "<td>");
     html_escape(b, text);
-    rpt_buf_puts(b, "</td>");
+    smfw_buf_puts(b, "</td>");
 }
 
-static void html_section_summary(rpt_buf *b, const smfw_results *r) {
+static void html_section_summary(smfw_buf *b, const smfw_results *r) {
     rpt_kv header[RPT_HEADER_MAX];
     size_t nh = rpt_run_header(r, header);
-    rpt_buf_puts(b, "<section id=\"run\"><h2>Run</h2><table class=\"kv\">");
+    smfw_buf_puts(b, "<section id=\"run\"><h2>Run</h2><table class=\"kv\">");
     for (size_t i = 0; i < nh; i++) {
-        rpt_buf_puts(b, "<tr><th>");
+        smfw_buf_puts(b, "<tr><th>");
         html_escape(b, header[i].key);
-        rpt_buf_puts(b, "</th>");
+        smfw_buf_puts(b, "</th>");
         html_td(b, header[i].value, 0);
-        rpt_buf_puts(b, "</tr>");
+        smfw_buf_puts(b, "</tr>");
     }
-    rpt_buf_puts(b, "</table></section>\n");
+    smfw_buf_puts(b, "</table></section>\n");
 
     rpt_headline_row rows[RPT_HEADLINE_MAX];
     size_t nr = rpt_headline(r, rows);
-    rpt_buf_puts(b, "<section id=\"headline\"><h2>Headline</h2>");
+    smfw_buf_puts(b, "<section id=\"headline\"><h2>Headline</h2>");
     if (nr == 0) {
-        rpt_buf_puts(b, "<p>No metrics were recorded.</p>");
+        smfw_buf_puts(b, "<p>No metrics were recorded.</p>");
     } else {
-        rpt_buf_puts(b, "<table class=\"metrics\"><tr><th>Metric</th><th>avg</th><th>p50</th>"
-                        "<th>p90</th><th>p99</th><th>unit</th></tr>");
+        smfw_buf_puts(b, "<table class=\"metrics\"><tr><th>Metric</th><th>avg</th><th>p50</th>"
+                         "<th>p90</th><th>p99</th><th>unit</th></tr>");
         for (size_t i = 0; i < nr; i++) {
-            rpt_buf_puts(b, "<tr>");
+            smfw_buf_puts(b, "<tr>");
             html_td(b, rows[i].label, 0);
             html_td(b, rows[i].avg, 1);
             html_td(b, rows[i].p50, 1);
             html_td(b, rows[i].p90, 1);
             html_td(b, rows[i].p99, 1);
             html_td(b, rows[i].unit, 0);
-            rpt_buf_puts(b, "</tr>");
+            smfw_buf_puts(b, "</tr>");
         }
-        rpt_buf_puts(b, "</table>");
+        smfw_buf_puts(b, "</table>");
     }
-    rpt_buf_puts(b, "</section>\n");
+    smfw_buf_puts(b, "</section>\n");
 
     uint64_t by_class[SMFW_ERRCLASS_COUNT_];
     uint64_t total = rpt_errors_by_class(r, by_class);
-    rpt_buf_puts(b, "<section id=\"errors\"><h2>Errors</h2>");
+    smfw_buf_puts(b, "<section id=\"errors\"><h2>Errors</h2>");
     if (total == 0 && r->n_errors == 0) {
-        rpt_buf_puts(b, "<p>No request failed.</p>");
+        smfw_buf_puts(b, "<p>No request failed.</p>");
     } else {
-        rpt_buf_puts(b, "<table><tr><th>Class</th><th>Requests</th></tr>");
+        smfw_buf_puts(b, "<table><tr><th>Class</th><th>Requests</th></tr>");
         for (int c = 0; c < SMFW_ERRCLASS_COUNT_; c++) {
             if (!by_class[c]) continue;
             char num[RPT_NUM_MAX];
             rpt_human((double)by_class[c], 0, num);
-            rpt_buf_puts(b, "<tr>");
+            smfw_buf_puts(b, "<tr>");
             html_td(b, smfw_error_class_name((smfw_error_class)c), 0);
             html_td(b, num, 1);
-            rpt_buf_puts(b, "</tr>");
+            smfw_buf_puts(b, "</tr>");
         }
-        rpt_buf_puts(b, "</table><table><tr><th>Class</th><th>Code</th><th>Type</th>"
-                        "<th>Message</th><th>Count</th></tr>");
+        smfw_buf_puts(b, "</table><table><tr><th>Class</th><th>Code</th><th>Type</th>"
+                         "<th>Message</th><th>Count</th></tr>");
         for (size_t i = 0; i < r->n_errors && i < 50; i++) {
             const smfw_error_summary_entry *e = &r->errors[i];
             char code[16] = "", num[RPT_NUM_MAX];
             if (e->has_code) snprintf(code, sizeof code, "%d", e->code);
             rpt_human((double)e->count, 0, num);
-            rpt_buf_puts(b, "<tr>");
+            smfw_buf_puts(b, "<tr>");
             html_td(b, smfw_error_class_name(e->error_class), 0);
             html_td(b, code, 1);
             html_td(b, e->type ? e->type : "", 0);
             html_td(b, e->message ? e->message : "", 0);
             html_td(b, num, 1);
-            rpt_buf_puts(b, "</tr>");
+            smfw_buf_puts(b, "</tr>");
         }
-        rpt_buf_puts(b, "</table>");
+        smfw_buf_puts(b, "</table>");
     }
-    rpt_buf_puts(b, "</section>\n");
+    smfw_buf_puts(b, "</section>\n");
 }
 
 /* Render one chart from an html_xy, or say why there is none. */
-static void html_one_series_chart(rpt_buf *b, html_chart *c, const html_xy *xy, const char *name,
+static void html_one_series_chart(smfw_buf *b, html_chart *c, const html_xy *xy, const char *name,
                                   html_series_style style, const char *why_empty) {
     if (xy->n == 0) {
         html_chart_empty(b, c->id, c->title, why_empty);
@@ -147,10 +147,10 @@ static void html_one_series_chart(rpt_buf *b, html_chart *c, const html_xy *xy, 
     html_chart_render(b, c);
 }
 
-static int html_section_charts(rpt_buf *b, const html_reporter *self, const smfw_results *r) {
+static int html_section_charts(smfw_buf *b, const html_reporter *self, const smfw_results *r) {
     size_t maxp = self->max_points > 0 ? (size_t)self->max_points : 0;
     char note[256];
-    rpt_buf_puts(b, "<section id=\"charts\"><h2>Charts</h2><div class=\"charts\">\n");
+    smfw_buf_puts(b, "<section id=\"charts\"><h2>Charts</h2><div class=\"charts\">\n");
 
     /* TTFT per request over the run. */
     html_xy xy;
@@ -270,12 +270,12 @@ static int html_section_charts(rpt_buf *b, const html_reporter *self, const smfw
         html_chart_render(b, &c);
     }
     for (int i = 0; i < ns; i++) html_xy_free(&errs[i]);
-    rpt_buf_puts(b, "</div></section>\n");
+    smfw_buf_puts(b, "</div></section>\n");
     return 0;
 }
 
 /* Sweep runs in sub-folders of the output folder or of the folder the results came from. */
-static int html_section_sweep(rpt_buf *b, const smfw_results *r, const char *output_dir) {
+static int html_section_sweep(smfw_buf *b, const smfw_results *r, const char *output_dir) {
     html_sweep_point *p = NULL;
     size_t n = html_sweep_scan(output_dir, &p);
     if (n < 2 && r->info.source_dir && strcmp(r->info.source_dir, output_dir) != 0) {
@@ -335,14 +335,14 @@ static int html_section_sweep(rpt_buf *b, const smfw_results *r, const char *out
                          "concurrency while TTFT p95 keeps rising) is where more load stops paying."
                        : "One point per run, in order of concurrency. No knee: throughput still "
                          "grew by 10% or more per doubling of concurrency up to the last run.";
-    rpt_buf_puts(b, "<section id=\"sweep\"><h2>Sweep</h2><div class=\"charts\">\n");
+    smfw_buf_puts(b, "<section id=\"sweep\"><h2>Sweep</h2><div class=\"charts\">\n");
     html_series s = {"runs", html_palette[0], HTML_SERIES_LINE, xy.x, xy.y,
                      NULL,   xy.titles,       xy.labels,        n};
     c.series = &s;
     c.n_series = 1;
     html_chart_render(b, &c);
-    rpt_buf_puts(b, "</div><table><tr><th>Run</th><th>Concurrency</th><th>Output tokens/s</th>"
-                    "<th>Requests/s</th><th>TTFT p95 (ms)</th></tr>");
+    smfw_buf_puts(b, "</div><table><tr><th>Run</th><th>Concurrency</th><th>Output tokens/s</th>"
+                     "<th>Requests/s</th><th>TTFT p95 (ms)</th></tr>");
     for (size_t i = 0; i < n; i++) {
         char c1[RPT_NUM_MAX] = "", c2[RPT_NUM_MAX], c3[RPT_NUM_MAX], c4[RPT_NUM_MAX];
         if (p[i].concurrency > 0) snprintf(c1, sizeof c1, "%lld", (long long)p[i].concurrency);
@@ -350,15 +350,15 @@ static int html_section_sweep(rpt_buf *b, const smfw_results *r, const char *out
         rpt_human(p[i].request_tps, 3, c3);
         rpt_human(p[i].ttft_p95_ms, 2, c4);
         int is_knee = knee >= 0 && i == (size_t)knee;
-        rpt_buf_puts(b, is_knee ? "<tr class=\"knee\">" : "<tr>");
+        smfw_buf_puts(b, is_knee ? "<tr class=\"knee\">" : "<tr>");
         html_td(b, is_knee ? mark : p[i].label, 0);
         html_td(b, c1, 1);
         html_td(b, c2, 1);
         html_td(b, c3, 1);
         html_td(b, c4, 1);
-        rpt_buf_puts(b, "</tr>");
+        smfw_buf_puts(b, "</tr>");
     }
-    rpt_buf_puts(b, "</table></section>\n");
+    smfw_buf_puts(b, "</table></section>\n");
     html_xy_free(&xy);
     html_sweep_free(p, n);
     return 0;
@@ -366,33 +366,33 @@ static int html_section_sweep(rpt_buf *b, const smfw_results *r, const char *out
 
 /* Render the whole page (exposed to the unit test through #include). */
 static smfw_status html_reporter_render(const html_reporter *self, const smfw_results *r,
-                                        const char *output_dir, rpt_buf *b, smfw_error *err) {
+                                        const char *output_dir, smfw_buf *b, smfw_error *err) {
     char name[256];
     rpt_run_title(r, name, sizeof name);
-    rpt_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-                    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-                    "style-src 'unsafe-inline'\">\n"
-                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                    "<meta name=\"generator\" content=\"smfw ");
+    smfw_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                     "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                     "style-src 'unsafe-inline'\">\n"
+                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                     "<meta name=\"generator\" content=\"smfw ");
     html_escape(b, smfw_version());
-    rpt_buf_puts(b, "\">\n<title>smfw report: ");
+    smfw_buf_puts(b, "\">\n<title>smfw report: ");
     html_escape(b, name);
-    rpt_buf_printf(
+    smfw_buf_printf(
         b, "</title>\n<style>%s</style>\n</head>\n<body>\n<header><h1>smfw benchmark: ", html_css);
     html_escape(b, name);
     char verdict[1024];
     int ok = rpt_verdict(r, verdict, sizeof verdict);
-    rpt_buf_printf(b, "</h1><p class=\"verdict %s\" id=\"verdict\">", ok ? "ok" : "bad");
+    smfw_buf_printf(b, "</h1><p class=\"verdict %s\" id=\"verdict\">", ok ? "ok" : "bad");
     html_escape(b, verdict);
-    rpt_buf_puts(b, "</p></header>\n");
+    smfw_buf_puts(b, "</p></header>\n");
     html_section_summary(b, r);
     if (html_section_charts(b, self, r) != 0 ||
         (self->sweep && html_section_sweep(b, r, output_dir) != 0))
         b->failed = 1;
-    rpt_buf_puts(b, "<footer>Generated by smfw ");
+    smfw_buf_puts(b, "<footer>Generated by smfw ");
     html_escape(b, smfw_version());
-    rpt_buf_puts(b, ". Hover a point for its values. This page loads nothing from the network."
-                    "</footer>\n</body></html>\n");
+    smfw_buf_puts(b, ". Hover a point for its values. This page loads nothing from the network."
+                     "</footer>\n</body></html>\n");
     if (b->failed) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     return SMFW_OK;
 }
@@ -409,14 +409,14 @@ static smfw_status html_reporter_create(const smfw_settings *settings, void **ct
 
 static smfw_status html_reporter_write(void *ctx, const smfw_results *results,
                                        const char *output_dir, smfw_error *err) {
-    rpt_buf b;
-    rpt_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     smfw_status st = html_reporter_render(ctx, results, output_dir, &b, err);
     if (st == SMFW_OK)
         st = rpt_write_file(output_dir, HTML_REPORTER_FILE, b.data, b.len, err);
     else
         smfw_error_prefix(err, "cannot write %s/%s", output_dir, HTML_REPORTER_FILE);
-    rpt_buf_free(&b);
+    smfw_buf_free(&b);
     if (st == SMFW_OK) SMFW_LOG_DEBUG("html", "wrote %s/%s", output_dir, HTML_REPORTER_FILE);
     return st;
 }

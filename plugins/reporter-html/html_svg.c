@@ -20,7 +20,7 @@
 #define HTML_MT 16.0
 #define HTML_MB 58.0 /* x tick labels and the x axis title */
 
-void html_escape(rpt_buf *b, const char *s) {
+void html_escape(smfw_buf *b, const char *s) {
     if (!s) return;
     const char *run = s;
     for (const char *p = s; *p; p++) {
@@ -45,12 +45,12 @@ void html_escape(rpt_buf *b, const char *s) {
             break;
         }
         if (rep) {
-            rpt_buf_append(b, run, (size_t)(p - run));
-            rpt_buf_puts(b, rep);
+            smfw_buf_append(b, run, (size_t)(p - run));
+            smfw_buf_puts(b, rep);
             run = p + 1;
         }
     }
-    rpt_buf_puts(b, run);
+    smfw_buf_puts(b, run);
 }
 
 typedef struct html_axis {
@@ -131,8 +131,8 @@ static void html_chart_range(const html_chart *c, double *xmin, double *xmax, do
     if (c->y_from_zero && *ymin == 0 && *ymax <= 0) *ymax = 1;
 }
 
-static void html_point_title(rpt_buf *b, const html_chart *c, const html_series *se, size_t i) {
-    rpt_buf_puts(b, "<title>");
+static void html_point_title(smfw_buf *b, const html_chart *c, const html_series *se, size_t i) {
+    smfw_buf_puts(b, "<title>");
     if (se->titles && se->titles[i]) {
         html_escape(b, se->titles[i]);
     } else {
@@ -141,25 +141,25 @@ static void html_point_title(rpt_buf *b, const html_chart *c, const html_series 
         html_value(se->y[i], ys);
         if (c->n_series > 1 && se->name) {
             html_escape(b, se->name);
-            rpt_buf_puts(b, ": ");
+            smfw_buf_puts(b, ": ");
         }
-        rpt_buf_printf(b, "%s %s, %s %s", xs, c->x_unit ? c->x_unit : "", ys,
-                       c->y_unit ? c->y_unit : "");
+        smfw_buf_printf(b, "%s %s, %s %s", xs, c->x_unit ? c->x_unit : "", ys,
+                        c->y_unit ? c->y_unit : "");
     }
-    rpt_buf_puts(b, "</title>");
+    smfw_buf_puts(b, "</title>");
 }
 
-void html_chart_empty(rpt_buf *b, const char *id, const char *title, const char *why) {
-    rpt_buf_puts(b, "<figure class=\"chart chart-empty\" id=\"fig-");
+void html_chart_empty(smfw_buf *b, const char *id, const char *title, const char *why) {
+    smfw_buf_puts(b, "<figure class=\"chart chart-empty\" id=\"fig-");
     html_escape(b, id);
-    rpt_buf_puts(b, "\"><figcaption>");
+    smfw_buf_puts(b, "\"><figcaption>");
     html_escape(b, title);
-    rpt_buf_puts(b, "</figcaption><p class=\"note\">");
+    smfw_buf_puts(b, "</figcaption><p class=\"note\">");
     html_escape(b, why);
-    rpt_buf_puts(b, "</p></figure>\n");
+    smfw_buf_puts(b, "</p></figure>\n");
 }
 
-void html_chart_render(rpt_buf *b, const html_chart *c) {
+void html_chart_render(smfw_buf *b, const html_chart *c) {
     double xmin, xmax, ymin, ymax;
     html_chart_range(c, &xmin, &xmax, &ymin, &ymax);
     html_axis ax, ay;
@@ -170,33 +170,33 @@ void html_chart_render(rpt_buf *b, const html_chart *c) {
     size_t points = 0;
     for (size_t s = 0; s < c->n_series; s++) points += c->series[s].n;
 
-    rpt_buf_puts(b, "<figure class=\"chart\" id=\"fig-");
+    smfw_buf_puts(b, "<figure class=\"chart\" id=\"fig-");
     html_escape(b, c->id);
-    rpt_buf_puts(b, "\"><figcaption>");
+    smfw_buf_puts(b, "\"><figcaption>");
     html_escape(b, c->title);
-    rpt_buf_puts(b, "</figcaption>\n");
-    rpt_buf_printf(b,
-                   "<svg class=\"chart-svg\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 "
-                   "%.0f %.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\" data-points=\"%zu\" "
-                   "id=\"",
-                   HTML_W, HTML_H, HTML_W, HTML_H, points);
+    smfw_buf_puts(b, "</figcaption>\n");
+    smfw_buf_printf(b,
+                    "<svg class=\"chart-svg\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 "
+                    "%.0f %.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\" data-points=\"%zu\" "
+                    "id=\"",
+                    HTML_W, HTML_H, HTML_W, HTML_H, points);
     html_escape(b, c->id);
-    rpt_buf_puts(b, "\"><title>");
+    smfw_buf_puts(b, "\"><title>");
     html_escape(b, c->title);
-    rpt_buf_puts(b, "</title>\n");
-    rpt_buf_printf(b,
-                   "<rect class=\"plot\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
-                   px0, py1, px1 - px0, py0 - py1);
+    smfw_buf_puts(b, "</title>\n");
+    smfw_buf_printf(b,
+                    "<rect class=\"plot\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
+                    px0, py1, px1 - px0, py0 - py1);
 
     /* Grid and tick labels. */
     char num[RPT_NUM_MAX];
-    rpt_buf_puts(b, "<g class=\"grid\">");
+    smfw_buf_puts(b, "<g class=\"grid\">");
     for (int i = 0;; i++) {
         double v = ax.lo + i * ax.step;
         if (v > ax.hi + ax.step * 1e-6 || i > 40) break;
         double x = html_map(&ax, v, px0, px1);
         html_num(v, ax.decimals, num);
-        rpt_buf_printf(
+        smfw_buf_printf(
             b,
             "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
             "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>",
@@ -207,39 +207,39 @@ void html_chart_render(rpt_buf *b, const html_chart *c) {
         if (v > ay.hi + ay.step * 1e-6 || i > 40) break;
         double y = html_map(&ay, v, py0, py1);
         html_num(v, ay.decimals, num);
-        rpt_buf_printf(b,
-                       "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-                       "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
-                       px0, y, px1, y, px0 - 6, y + 4, num);
+        smfw_buf_printf(b,
+                        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                        "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
+                        px0, y, px1, y, px0 - 6, y + 4, num);
     }
-    rpt_buf_puts(b, "</g>\n");
-    rpt_buf_printf(b,
-                   "<g class=\"axes\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-                   "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/></g>\n",
-                   px0, py0, px1, py0, px0, py0, px0, py1);
-    rpt_buf_printf(b, "<text class=\"axis-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-                   (px0 + px1) / 2, HTML_H - 12);
+    smfw_buf_puts(b, "</g>\n");
+    smfw_buf_printf(b,
+                    "<g class=\"axes\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/></g>\n",
+                    px0, py0, px1, py0, px0, py0, px0, py1);
+    smfw_buf_printf(b, "<text class=\"axis-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+                    (px0 + px1) / 2, HTML_H - 12);
     html_escape(b, c->x_label);
-    rpt_buf_printf(b,
-                   "</text>\n<text class=\"axis-label\" transform=\"translate(18 %.1f) "
-                   "rotate(-90)\" text-anchor=\"middle\">",
-                   (py0 + py1) / 2);
+    smfw_buf_printf(b,
+                    "</text>\n<text class=\"axis-label\" transform=\"translate(18 %.1f) "
+                    "rotate(-90)\" text-anchor=\"middle\">",
+                    (py0 + py1) / 2);
     html_escape(b, c->y_label);
-    rpt_buf_puts(b, "</text>\n");
+    smfw_buf_puts(b, "</text>\n");
 
     /* Series. */
     for (size_t s = 0; s < c->n_series; s++) {
         const html_series *se = &c->series[s];
         const char *color = se->color ? se->color : "#1f77b4";
-        rpt_buf_puts(b, "<g class=\"series\" data-series=\"");
+        smfw_buf_puts(b, "<g class=\"series\" data-series=\"");
         html_escape(b, se->name ? se->name : "");
-        rpt_buf_printf(b, "\" fill=\"%s\" stroke=\"%s\">", color, color);
+        smfw_buf_printf(b, "\" fill=\"%s\" stroke=\"%s\">", color, color);
         if (se->style == HTML_SERIES_LINE && se->n > 1) {
-            rpt_buf_puts(b, "<polyline class=\"line\" fill=\"none\" points=\"");
+            smfw_buf_puts(b, "<polyline class=\"line\" fill=\"none\" points=\"");
             for (size_t i = 0; i < se->n; i++)
-                rpt_buf_printf(b, "%s%.1f,%.1f", i ? " " : "", html_map(&ax, se->x[i], px0, px1),
-                               html_map(&ay, se->y[i], py0, py1));
-            rpt_buf_puts(b, "\"/>");
+                smfw_buf_printf(b, "%s%.1f,%.1f", i ? " " : "", html_map(&ax, se->x[i], px0, px1),
+                                html_map(&ay, se->y[i], py0, py1));
+            smfw_buf_puts(b, "\"/>");
         }
         for (size_t i = 0; i < se->n; i++) {
             if (!isfinite(se->x[i]) || !isfinite(se->y[i])) continue;
@@ -251,67 +251,67 @@ void html_chart_render(rpt_buf *b, const html_chart *c) {
                 double yb = html_map(&ay, base, py0, py1);
                 double top = fmin(ya, yb), h = fabs(yb - ya);
                 double w = x1 - x0 > 1.5 ? x1 - x0 - 0.5 : x1 - x0;
-                rpt_buf_printf(b,
-                               "<rect class=\"pt\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-                               "height=\"%.2f\" stroke=\"none\">",
-                               x0, top, w > 0.2 ? w : 0.2, h);
+                smfw_buf_printf(b,
+                                "<rect class=\"pt\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+                                "height=\"%.2f\" stroke=\"none\">",
+                                x0, top, w > 0.2 ? w : 0.2, h);
                 html_point_title(b, c, se, i);
-                rpt_buf_puts(b, "</rect>");
+                smfw_buf_puts(b, "</rect>");
             } else {
                 double x = html_map(&ax, se->x[i], px0, px1);
                 double y = html_map(&ay, se->y[i], py0, py1);
-                rpt_buf_printf(b, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\">", x, y,
-                               se->style == HTML_SERIES_LINE ? "2.2" : "2.8");
+                smfw_buf_printf(b, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\">", x, y,
+                                se->style == HTML_SERIES_LINE ? "2.2" : "2.8");
                 html_point_title(b, c, se, i);
-                rpt_buf_puts(b, "</circle>");
+                smfw_buf_puts(b, "</circle>");
                 if (se->labels && se->labels[i]) {
-                    rpt_buf_printf(
+                    smfw_buf_printf(
                         b, "<text class=\"pt-label\" x=\"%.1f\" y=\"%.1f\" stroke=\"none\">", x + 6,
                         y - 6);
                     html_escape(b, se->labels[i]);
-                    rpt_buf_puts(b, "</text>");
+                    smfw_buf_puts(b, "</text>");
                 }
             }
         }
-        rpt_buf_puts(b, "</g>\n");
+        smfw_buf_puts(b, "</g>\n");
     }
 
     if (c->has_mark) {
         double x = html_map(&ax, c->mark_x, px0, px1), y = html_map(&ay, c->mark_y, py0, py1);
-        rpt_buf_printf(b,
-                       "<g class=\"mark\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\" "
-                       "stroke=\"#d62728\" stroke-width=\"2\"><title>",
-                       x, y);
+        smfw_buf_printf(b,
+                        "<g class=\"mark\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\" "
+                        "stroke=\"#d62728\" stroke-width=\"2\"><title>",
+                        x, y);
         html_escape(b, c->mark_label ? c->mark_label : "");
-        rpt_buf_printf(b,
-                       "</title></circle><text x=\"%.1f\" y=\"%.1f\" fill=\"#d62728\" "
-                       "font-weight=\"bold\">",
-                       x + 12, y + 18);
+        smfw_buf_printf(b,
+                        "</title></circle><text x=\"%.1f\" y=\"%.1f\" fill=\"#d62728\" "
+                        "font-weight=\"bold\">",
+                        x + 12, y + 18);
         html_escape(b, c->mark_label ? c->mark_label : "");
-        rpt_buf_puts(b, "</text></g>\n");
+        smfw_buf_puts(b, "</text></g>\n");
     }
 
     /* Legend when there is more than one series. */
     if (c->n_series > 1) {
         double lx = px0 + 10, ly = py1 + 14;
-        rpt_buf_puts(b, "<g class=\"legend\">");
+        smfw_buf_puts(b, "<g class=\"legend\">");
         for (size_t s = 0; s < c->n_series; s++) {
             const char *color = c->series[s].color ? c->series[s].color : "#1f77b4";
-            rpt_buf_printf(b,
-                           "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-                           "<text x=\"%.1f\" y=\"%.1f\">",
-                           lx, ly - 9, color, lx + 14, ly);
+            smfw_buf_printf(b,
+                            "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+                            "<text x=\"%.1f\" y=\"%.1f\">",
+                            lx, ly - 9, color, lx + 14, ly);
             html_escape(b, c->series[s].name ? c->series[s].name : "");
-            rpt_buf_puts(b, "</text>");
+            smfw_buf_puts(b, "</text>");
             lx += 28 + 7.0 * (double)strlen(c->series[s].name ? c->series[s].name : "");
         }
-        rpt_buf_puts(b, "</g>\n");
+        smfw_buf_puts(b, "</g>\n");
     }
-    rpt_buf_puts(b, "</svg>\n");
+    smfw_buf_puts(b, "</svg>\n");
     if (c->note) {
-        rpt_buf_puts(b, "<p class=\"note\">");
+        smfw_buf_puts(b, "<p class=\"note\">");
         html_escape(b, c->note);
-        rpt_buf_puts(b, "</p>");
+        smfw_buf_puts(b, "</p>");
     }
-    rpt_buf_puts(b, "</figure>\n");
+    smfw_buf_puts(b, "</figure>\n");
 }

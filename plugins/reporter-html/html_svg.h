@@ -48,12 +48,12 @@ typedef struct html_chart {
 } html_chart;
 
 /** Append a <figure> holding the chart's <svg>. */
-void html_chart_render(rpt_buf *b, const html_chart *c);
+void html_chart_render(smfw_buf *b, const html_chart *c);
 
 /** A figure saying why a chart has no data (no <svg>). */
-void html_chart_empty(rpt_buf *b, const char *id, const char *title, const char *why);
+void html_chart_empty(smfw_buf *b, const char *id, const char *title, const char *why);
 
 /** Append text escaped for HTML/XML content and attribute values. */
-void html_escape(rpt_buf *b, const char *s);
+void html_escape(smfw_buf *b, const char *s);
 
 #endif /* SMFW_HTML_SVG_H */

@@ -192,7 +192,7 @@ static json_t *json_reporter_smfw_object(const smfw_results *r) {
 }
 
 /* Build the whole document (exposed to the unit test through #include). */
-static smfw_status json_reporter_render(const smfw_results *r, int count_sum, rpt_buf *out,
+static smfw_status json_reporter_render(const smfw_results *r, int count_sum, smfw_buf *out,
                                         smfw_error *err) {
     rpt_metric *m = NULL;
     size_t n = rpt_metrics_collect(r, &m);
@@ -252,14 +252,14 @@ static smfw_status json_reporter_create(const smfw_settings *settings, void **ct
 static smfw_status json_reporter_write(void *ctx, const smfw_results *results,
                                        const char *output_dir, smfw_error *err) {
     json_reporter *self = ctx;
-    rpt_buf b;
-    rpt_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     smfw_status st = json_reporter_render(results, self->count_sum, &b, err);
     if (st == SMFW_OK)
         st = rpt_write_file(output_dir, JSON_REPORTER_FILE, b.data, b.len, err);
     else
         smfw_error_prefix(err, "cannot write %s/%s", output_dir, JSON_REPORTER_FILE);
-    rpt_buf_free(&b);
+    smfw_buf_free(&b);
     if (st == SMFW_OK) SMFW_LOG_DEBUG("json", "wrote %s/%s", output_dir, JSON_REPORTER_FILE);
     return st;
 }

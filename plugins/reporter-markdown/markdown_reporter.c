@@ -115,12 +115,12 @@ static size_t markdown_width(const char *s) {
     return w;
 }
 
-static void markdown_pad(rpt_buf *b, size_t n) {
-    for (size_t i = 0; i < n; i++) rpt_buf_append(b, " ", 1);
+static void markdown_pad(smfw_buf *b, size_t n) {
+    for (size_t i = 0; i < n; i++) smfw_buf_append(b, " ", 1);
 }
 
 /* Row 0 is the header. */
-static void markdown_table_print(markdown_table *t, rpt_buf *b) {
+static void markdown_table_print(markdown_table *t, smfw_buf *b) {
     size_t width[MARKDOWN_MAX_COLS] = {0};
     for (size_t r = 0; r < t->nrows; r++)
         for (size_t c = 0; c < t->ncols; c++) {
@@ -130,25 +130,25 @@ static void markdown_table_print(markdown_table *t, rpt_buf *b) {
     for (size_t c = 0; c < t->ncols; c++)
         if (width[c] < 3) width[c] = 3;
     for (size_t r = 0; r < t->nrows; r++) {
-        rpt_buf_puts(b, "|");
+        smfw_buf_puts(b, "|");
         for (size_t c = 0; c < t->ncols; c++) {
             size_t pad = width[c] - markdown_width(t->cells[r][c]);
-            rpt_buf_puts(b, " ");
+            smfw_buf_puts(b, " ");
             if (t->right[c] && r > 0) markdown_pad(b, pad);
-            rpt_buf_puts(b, t->cells[r][c]);
+            smfw_buf_puts(b, t->cells[r][c]);
             if (!t->right[c] || r == 0) markdown_pad(b, pad);
-            rpt_buf_puts(b, " |");
+            smfw_buf_puts(b, " |");
         }
-        rpt_buf_puts(b, "\n");
+        smfw_buf_puts(b, "\n");
         if (r == 0) {
-            rpt_buf_puts(b, "|");
+            smfw_buf_puts(b, "|");
             for (size_t c = 0; c < t->ncols; c++) {
-                rpt_buf_puts(b, " ");
-                for (size_t i = 0; i + 1 < width[c]; i++) rpt_buf_puts(b, "-");
-                rpt_buf_puts(b, t->right[c] ? ":" : "-");
-                rpt_buf_puts(b, " |");
+                smfw_buf_puts(b, " ");
+                for (size_t i = 0; i + 1 < width[c]; i++) smfw_buf_puts(b, "-");
+                smfw_buf_puts(b, t->right[c] ? ":" : "-");
+                smfw_buf_puts(b, " |");
             }
-            rpt_buf_puts(b, "\n");
+            smfw_buf_puts(b, "\n");
         }
     }
     if (t->failed) b->failed = 1;
@@ -170,7 +170,7 @@ static int markdown_has_name(char **names, size_t n, const char *name) {
  * Files of the result folder: what is there now, plus what the reporters
  * configured to run after this one will write.
  */
-static void markdown_files(const markdown_reporter *self, const char *dir, rpt_buf *b) {
+static void markdown_files(const markdown_reporter *self, const char *dir, smfw_buf *b) {
     char *names[256];
     size_t n = 0;
     DIR *d = dir ? opendir(dir) : NULL;
@@ -218,20 +218,20 @@ static void markdown_files(const markdown_reporter *self, const char *dir, rpt_b
         /* A code span shows HTML literally; only a backtick could end it. */
         for (char *q = names[i]; *q; q++)
             if (*q == '`' || (unsigned char)*q < 0x20 || *q == 0x7f) *q = '?';
-        rpt_buf_printf(b, "- `%s%s`%s%s\n", names[i], is_dir ? "/" : "", what ? ": " : "",
-                       what ? what : "");
+        smfw_buf_printf(b, "- `%s%s`%s%s\n", names[i], is_dir ? "/" : "", what ? ": " : "",
+                        what ? what : "");
         free(names[i]);
     }
 }
 
 /* Render the whole page (exposed to the unit test through #include). */
 static smfw_status markdown_reporter_render(const markdown_reporter *self, const smfw_results *r,
-                                            const char *dir, rpt_buf *b, smfw_error *err) {
+                                            const char *dir, smfw_buf *b, smfw_error *err) {
     char title[256];
     rpt_run_title(r, title, sizeof title);
     char safe[MARKDOWN_CELL * 2];
     markdown_safe_text(safe, sizeof safe, title);
-    rpt_buf_printf(b, "# smfw benchmark: %s\n\n", safe);
+    smfw_buf_printf(b, "# smfw benchmark: %s\n\n", safe);
 
     rpt_kv header[RPT_HEADER_MAX];
     size_t nh = rpt_run_header(r, header);
@@ -247,14 +247,14 @@ static smfw_status markdown_reporter_render(const markdown_reporter *self, const
     markdown_safe_text(verdict, sizeof verdict, raw_verdict); /* it quotes failure_reason.txt */
     /* "VALID: error rate ..." -> "**VALID**: error rate ..." */
     size_t word = strcspn(verdict, ":");
-    rpt_buf_printf(b, "\n## Verdict\n\n%s **%.*s**%s\n", ok ? "✅" : "❌", (int)word, verdict,
-                   verdict + word);
+    smfw_buf_printf(b, "\n## Verdict\n\n%s **%.*s**%s\n", ok ? "✅" : "❌", (int)word, verdict,
+                    verdict + word);
 
-    rpt_buf_puts(b, "\n## Headline\n\n");
+    smfw_buf_puts(b, "\n## Headline\n\n");
     rpt_headline_row rows[RPT_HEADLINE_MAX];
     size_t nr = rpt_headline(r, rows);
     if (nr == 0) {
-        rpt_buf_puts(b, "No metrics were recorded.\n");
+        smfw_buf_puts(b, "No metrics were recorded.\n");
     } else {
         markdown_table_init(&t, 6, "lrrrrl");
         markdown_table_row(&t, (const char *const[]){"Metric", "avg", "p50", "p90", "p99", "unit"});
@@ -266,9 +266,9 @@ static smfw_status markdown_reporter_render(const markdown_reporter *self, const
 
     uint64_t by_class[SMFW_ERRCLASS_COUNT_];
     uint64_t total = rpt_errors_by_class(r, by_class);
-    rpt_buf_puts(b, "\n## Errors\n\n");
+    smfw_buf_puts(b, "\n## Errors\n\n");
     if (total == 0 && r->n_errors == 0) {
-        rpt_buf_puts(b, "No request failed.\n");
+        smfw_buf_puts(b, "No request failed.\n");
     } else {
         markdown_table_init(&t, 2, "lr");
         markdown_table_row(&t, (const char *const[]){"Class", "Requests"});
@@ -280,7 +280,7 @@ static smfw_status markdown_reporter_render(const markdown_reporter *self, const
                 &t, (const char *const[]){smfw_error_class_name((smfw_error_class)c), num});
         }
         markdown_table_print(&t, b);
-        rpt_buf_puts(b, "\n");
+        smfw_buf_puts(b, "\n");
         markdown_table_init(&t, 5, "lrllr");
         markdown_table_row(&t, (const char *const[]){"Class", "Code", "Type", "Message", "Count"});
         size_t shown = 0;
@@ -296,11 +296,11 @@ static smfw_status markdown_reporter_render(const markdown_reporter *self, const
         }
         markdown_table_print(&t, b);
         if (r->n_errors > shown)
-            rpt_buf_printf(b, "\n(%zu more distinct errors in profile_export_aiperf.json)\n",
-                           r->n_errors - shown);
+            smfw_buf_printf(b, "\n(%zu more distinct errors in profile_export_aiperf.json)\n",
+                            r->n_errors - shown);
     }
 
-    rpt_buf_puts(b, "\n## Files\n\n");
+    smfw_buf_puts(b, "\n## Files\n\n");
     markdown_files(self, dir, b);
     if (b->failed) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     return SMFW_OK;
@@ -320,14 +320,14 @@ static smfw_status markdown_reporter_create(const smfw_settings *settings, void 
 
 static smfw_status markdown_reporter_write(void *ctx, const smfw_results *results,
                                            const char *output_dir, smfw_error *err) {
-    rpt_buf b;
-    rpt_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     smfw_status st = markdown_reporter_render(ctx, results, output_dir, &b, err);
     if (st == SMFW_OK)
         st = rpt_write_file(output_dir, MARKDOWN_REPORTER_FILE, b.data, b.len, err);
     else
         smfw_error_prefix(err, "cannot write %s/%s", output_dir, MARKDOWN_REPORTER_FILE);
-    rpt_buf_free(&b);
+    smfw_buf_free(&b);
     if (st == SMFW_OK)
         SMFW_LOG_DEBUG("markdown", "wrote %s/%s", output_dir, MARKDOWN_REPORTER_FILE);
     return st;

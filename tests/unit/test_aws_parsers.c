@@ -5,7 +5,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "aws/aws_buf.h"
+#include "aws/aws_text.h"
 #include "aws/aws_error.h"
 #include "aws/aws_http.h"
 #include "aws/aws_ini.h"
@@ -115,8 +115,8 @@ START_TEST(redaction) {
                     "<Credentials><SecretAccessKey>sk</SecretAccessKey><SessionToken>st"
                     "</SessionToken></Credentials>{\"Token\" : \"t\\\"x\", \"Other\":\"keep\"}"
                     "&WebIdentityToken=jwt&Next=1";
-    aws_buf b;
-    aws_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     aws_http_redact(&b, t, strlen(t));
     ck_assert_msg(!strstr(b.data, "Signature=abc") && !strstr(b.data, "tok\n") &&
                       !strstr(b.data, ">sk<") && !strstr(b.data, ">st<") &&
@@ -125,7 +125,7 @@ START_TEST(redaction) {
     ck_assert_msg(strstr(b.data, "Authorization: ****") && strstr(b.data, "\"Other\":\"keep\"") &&
                       strstr(b.data, "&Next=1"),
                   "%s", b.data);
-    aws_buf_free(&b);
+    smfw_buf_free(&b);
 }
 END_TEST
 

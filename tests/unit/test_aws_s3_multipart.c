@@ -15,8 +15,8 @@
 
 START_TEST(complete_body) {
     aws_s3_part parts[3] = {{1, "\"aa\"", "AAAAAA=="}, {2, "\"b&<>\"", ""}, {3, "\"cc\"", "x+/="}};
-    aws_buf b;
-    aws_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     aws_s3_complete_body(&b, parts, 3);
     /* botocore's serializer: & < > escaped, quotes as they are, parts in order. */
     ck_assert_str_eq(b.data,
@@ -26,7 +26,7 @@ START_TEST(complete_body) {
                      "<Part><ETag>\"b&amp;&lt;&gt;\"</ETag><PartNumber>2</PartNumber></Part>"
                      "<Part><ETag>\"cc\"</ETag><PartNumber>3</PartNumber>"
                      "<ChecksumCRC32>x+/=</ChecksumCRC32></Part></CompleteMultipartUpload>");
-    aws_buf_free(&b);
+    smfw_buf_free(&b);
 }
 END_TEST
 
@@ -105,11 +105,11 @@ static void s3_url(const char *region, const char *endpoint, const char *bucket,
     smfw_error err;
     ck_assert_int_eq(smfw_aws_client_new(&o, &c, &err), SMFW_OK);
     char base[1024];
-    aws_buf path;
-    aws_buf_init(&path);
+    smfw_buf path;
+    smfw_buf_init(&path);
     ck_assert_int_eq(aws_s3_address(c, bucket, key, base, sizeof(base), &path, &err), SMFW_OK);
     snprintf(out, size, "%s%s", base, path.data);
-    aws_buf_free(&path);
+    smfw_buf_free(&path);
     smfw_aws_client_free(c);
 }
 

@@ -384,7 +384,7 @@ static void fake_free(fake *f) {
     smfw_eventstream_decoder_cleanup(&f->s.es);
     direct_sse_free(&f->s.sse);
     direct_lines_free(&f->s.lines);
-    dbuf_free(&f->s.body);
+    smfw_buf_free(&f->s.body);
     direct_acc_free(&f->s.acc);
 }
 
@@ -509,8 +509,8 @@ END_TEST
  * bytes for every valid UTF-8 string, and invalid bytes decoded as U+FFFD. */
 START_TEST(json_string_writer_matches_jansson) {
     unsigned seed = 12345;
-    dbuf b;
-    memset(&b, 0, sizeof b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     static const char *const pieces[] = {
         "a",    "\"", "\\",       "\n",           "\r",
         "\t",   "\b", "\f",       "\x01",         "\x1f",
@@ -525,7 +525,7 @@ START_TEST(json_string_writer_matches_jansson) {
             memcpy(in + n, p, strlen(p));
             n += strlen(p);
         }
-        dbuf_reset(&b);
+        smfw_buf_reset(&b);
         ck_assert_int_eq(direct_json_string_append(&b, in, n), 0);
         json_t *ref = json_stringn(in, n);
         ck_assert_ptr_nonnull(ref);
@@ -547,7 +547,7 @@ START_TEST(json_string_writer_matches_jansson) {
                {"\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd"},
                {"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        dbuf_reset(&b);
+        smfw_buf_reset(&b);
         ck_assert_int_eq(direct_json_string_append(&b, bad[i].in, strlen(bad[i].in)), 0);
         json_error_t je;
         json_t *v = json_loadb(b.data, b.len, JSON_DECODE_ANY, &je);
@@ -555,7 +555,7 @@ START_TEST(json_string_writer_matches_jansson) {
         ck_assert_str_eq(json_string_value(v), bad[i].decoded);
         json_decref(v);
     }
-    dbuf_free(&b);
+    smfw_buf_free(&b);
 }
 END_TEST
 

@@ -119,8 +119,8 @@ static void compare_section(const csv_section *want, const csv_section *got, con
 }
 
 static char *render(const smfw_results *r) {
-    rpt_buf b;
-    rpt_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     smfw_error err;
     smfw_error_clear(&err);
     ck_assert_msg(csv_reporter_render(r, 1, &b, &err) == SMFW_OK, "%s", err.message);
@@ -236,11 +236,11 @@ START_TEST(matches_v0_10_csv_with_sum_column) {
     compare_with_fixture_csv(r, AIPERF "v0.10.0-qwen3.6-agent-c16/profile_export_aiperf.csv",
                              "0.10.0", 1);
     /* Without the setting, the 0.5 layout. */
-    rpt_buf b;
-    rpt_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     ck_assert_int_eq(csv_reporter_render(r, 0, &b, NULL), SMFW_OK);
     ck_assert(strncmp(b.data, "Metric,avg,min,max,p1,", 22) == 0);
-    rpt_buf_free(&b);
+    smfw_buf_free(&b);
     smfw_results_free(r);
 }
 END_TEST
@@ -285,15 +285,15 @@ END_TEST
 
 START_TEST(quoting_and_missing_cells) {
     /* Python csv.QUOTE_MINIMAL: quote on comma, quote or newline; double the quotes. */
-    rpt_buf b;
-    rpt_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     csv_reporter_cell(&b, "plain (ms)");
-    rpt_buf_puts(&b, "|");
+    smfw_buf_puts(&b, "|");
     csv_reporter_cell(&b, "a,b");
-    rpt_buf_puts(&b, "|");
+    smfw_buf_puts(&b, "|");
     csv_reporter_cell(&b, "say \"hi\"");
     ck_assert_str_eq(b.data, "plain (ms)|\"a,b\"|\"say \"\"hi\"\"\"");
-    rpt_buf_free(&b);
+    smfw_buf_free(&b);
 
     /* An extra metric with a comma in its header and a statistic missing. */
     smfw_results *r = smfw_results_new();

@@ -40,8 +40,8 @@ static smfw_results *load_dir(const char *rel) {
 
 static char *render(const smfw_results *r, const char *output_dir) {
     html_reporter self = {2000, 1};
-    rpt_buf b;
-    rpt_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     smfw_error err;
     smfw_error_clear(&err);
     ck_assert_msg(html_reporter_render(&self, r, output_dir, &b, &err) == SMFW_OK, "%s",
@@ -176,11 +176,11 @@ START_TEST(nice_axes_and_escaping) {
     ck_assert(a.step == 0.005 && a.lo == 0.0 && a.hi == 0.025 && a.decimals == 3);
     html_axis_nice(&a, 5, 5, 6); /* one value: still a usable axis */
     ck_assert(a.hi > a.lo);
-    rpt_buf b;
-    rpt_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     html_escape(&b, "<a href=\"x\">&'");
     ck_assert_str_eq(b.data, "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
-    rpt_buf_free(&b);
+    smfw_buf_free(&b);
 }
 END_TEST
 

@@ -43,8 +43,8 @@ static const char *const fixtures[] = {
 /* ---- helpers ------------------------------------------------------------------------------ */
 
 static char *render(const smfw_results *r) {
-    rpt_buf b;
-    rpt_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     smfw_error err;
     smfw_error_clear(&err);
     ck_assert_msg(json_reporter_render(r, 1, &b, &err) == SMFW_OK, "render: %s", err.message);
@@ -306,18 +306,18 @@ START_TEST(dump_matches_python_json_dumps) {
                           1, 2.5, "x\xc3\xa9\xf0\x9f\x98\x80\"\\\n\t\x01\x7f", "d", "e", "f", 1,
                           "g", 0, "h", 1e-05, "i", 1.7625515347970678e+18);
     ck_assert_ptr_nonnull(o);
-    rpt_buf b;
-    rpt_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     rpt_json_dump(&b, o, 2);
     ck_assert_str_eq(b.data, python);
-    rpt_buf_free(&b);
+    smfw_buf_free(&b);
     json_decref(o);
 
     /* Invalid UTF-8 never escapes as raw bytes. */
-    rpt_buf_init(&b);
+    smfw_buf_init(&b);
     rpt_json_string(&b, "a\xff\xc3(b");
     ck_assert_str_eq(b.data, "\"a\\ufffd\\ufffd(b\"");
-    rpt_buf_free(&b);
+    smfw_buf_free(&b);
 }
 END_TEST
 

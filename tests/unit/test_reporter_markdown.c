@@ -31,8 +31,8 @@ static smfw_results *load_dir(const char *rel) {
 
 static char *render(const smfw_results *r, const char *dir) {
     markdown_reporter self = {10, NULL};
-    rpt_buf b;
-    rpt_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     ck_assert_int_eq(markdown_reporter_render(&self, r, dir, &b, NULL), SMFW_OK);
     return b.data;
 }
@@ -123,11 +123,11 @@ START_TEST(cells_are_escaped) {
     markdown_table_init(&t, 2, "lr");
     markdown_table_row(&t, (const char *const[]){"a", "b"});
     markdown_table_row(&t, (const char *const[]){"x|y", "1\n2"});
-    rpt_buf b;
-    rpt_buf_init(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
     markdown_table_print(&t, &b);
     ck_assert_str_eq(b.data, "| a    | b   |\n| ---- | --: |\n| x\\|y | 1 2 |\n");
-    rpt_buf_free(&b);
+    smfw_buf_free(&b);
 }
 END_TEST
 

@@ -18,7 +18,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "aws/aws_buf.h"
+#include "aws/aws_text.h"
 #include "aws/sigv4_internal.h"
 #include "aws_fake_http.h"
 #include "aws_fake_vectors.h"
@@ -91,10 +91,10 @@ static int curl_signs(aws_fake_server *srv, const vreq *r, const char *wire_path
 
 /* Percent-encode a raw path the way a client puts it on the wire ('/' kept). */
 static char *wire(const char *raw) {
-    aws_buf b;
-    aws_buf_init(&b);
-    aws_buf_uri_encode(&b, raw, strlen(raw), 1);
-    return aws_buf_take(&b);
+    smfw_buf b;
+    smfw_buf_init(&b);
+    aws_uri_encode(&b, raw, strlen(raw), 1);
+    return smfw_buf_take(&b);
 }
 
 static int classic_total, classic_pass;

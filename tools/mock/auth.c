@@ -67,7 +67,7 @@ int mock_auth_check_in(mock_server *srv, mock_request *req, const char *service,
     int status = 403;
     const char *code;
     char message[1024];
-    mock_buf extra = {0};
+    smfw_buf extra = {0};
     snprintf(message, sizeof message, "%s",
              res.detail[0] ? res.detail : smfw_sigv4_verdict_name(v));
     switch (v) {
@@ -96,9 +96,9 @@ int mock_auth_check_in(mock_server *srv, mock_request *req, const char *service,
         if (s3) {
             status = 400;
             code = "AuthorizationHeaderMalformed";
-            mock_buf_puts(&extra, "<Region>");
-            mock_buf_xml(&extra, region);
-            mock_buf_puts(&extra, "</Region>");
+            smfw_buf_puts(&extra, "<Region>");
+            mock_xml_append(&extra, region);
+            smfw_buf_puts(&extra, "</Region>");
         } else {
             code = query ? "SignatureDoesNotMatch" : "InvalidSignatureException";
         }
@@ -109,7 +109,7 @@ int mock_auth_check_in(mock_server *srv, mock_request *req, const char *service,
                        : "InvalidSignatureException";
         if (!s3) status = 400;
         if (s3)
-            mock_buf_puts(&extra,
+            smfw_buf_puts(&extra,
                           "<MaxAllowedSkewMilliseconds>900000</MaxAllowedSkewMilliseconds>");
         break;
     case SMFW_SIGV4_PAYLOAD_MISMATCH:
@@ -124,11 +124,11 @@ int mock_auth_check_in(mock_server *srv, mock_request *req, const char *service,
                  "Check your AWS Secret Access Key and signing method. Consult the service "
                  "documentation for details.");
         if (s3 && res.string_to_sign) {
-            mock_buf_puts(&extra, "<StringToSign>");
-            mock_buf_xml(&extra, res.string_to_sign);
-            mock_buf_puts(&extra, "</StringToSign><CanonicalRequest>");
-            mock_buf_xml(&extra, res.canonical_request ? res.canonical_request : "");
-            mock_buf_puts(&extra, "</CanonicalRequest>");
+            smfw_buf_puts(&extra, "<StringToSign>");
+            mock_xml_append(&extra, res.string_to_sign);
+            smfw_buf_puts(&extra, "</StringToSign><CanonicalRequest>");
+            mock_xml_append(&extra, res.canonical_request ? res.canonical_request : "");
+            smfw_buf_puts(&extra, "</CanonicalRequest>");
         }
         break;
     }
@@ -137,7 +137,7 @@ int mock_auth_check_in(mock_server *srv, mock_request *req, const char *service,
                 smfw_sigv4_verdict_name(v));
     smfw_sigv4_verify_result_free(&res);
     mock_aws_error(req, proto, status, code, message, extra.data);
-    mock_buf_free(&extra);
+    smfw_buf_free(&extra);
     return -1;
 }
 

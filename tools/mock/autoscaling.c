@@ -52,20 +52,20 @@ static void aas_describe_targets(mock_server *srv, mock_request *req, json_t *in
     for (size_t i = 0; ns && aas_namespaces[i]; i++) ns_ok |= !strcmp(ns, aas_namespaces[i]);
     if (!ns_ok) {
         /* AWS's sentence names the value and the set (as moto's does). */
-        mock_buf m = {0};
+        smfw_buf m = {0};
         if (ns) {
-            mock_buf_printf(&m,
+            smfw_buf_printf(&m,
                             "1 validation error detected: Value '%.100s' at 'serviceNamespace' "
                             "failed to satisfy constraint: Member must satisfy enum value set: [",
                             ns);
             for (size_t i = 0; aas_namespaces[i]; i++)
-                mock_buf_printf(&m, "%s%s", i ? ", " : "", aas_namespaces[i]);
-            mock_buf_puts(&m, "]");
+                smfw_buf_printf(&m, "%s%s", i ? ", " : "", aas_namespaces[i]);
+            smfw_buf_puts(&m, "]");
         } else
-            mock_buf_puts(&m, "1 validation error detected: Value null at 'serviceNamespace' "
+            smfw_buf_puts(&m, "1 validation error detected: Value null at 'serviceNamespace' "
                               "failed to satisfy constraint: Member must not be null");
         aas_invalid(req, m.data);
-        mock_buf_free(&m);
+        smfw_buf_free(&m);
         return;
     }
     json_t *ids = json_object_get(in, "ResourceIds");

@@ -46,7 +46,7 @@ typedef struct capture_buffer {
     long hour;         /* unix hour of the lines in `lines` */
     double first_unix; /* arrival of the first line: the object's name */
     int64_t first_mono;
-    mock_buf lines;
+    smfw_buf lines;
 } capture_buffer;
 
 struct mock_capture {
@@ -220,7 +220,7 @@ void mock_capture_free(mock_capture *c) {
     if (!c) return;
     for (size_t i = 0; i < c->n_bufs; i++) {
         flush_buffer(c, &c->bufs[i]);
-        mock_buf_free(&c->bufs[i].lines);
+        smfw_buf_free(&c->bufs[i].lines);
     }
     free(c->bufs);
     if (c->timer) event_free(c->timer);
@@ -312,7 +312,7 @@ void mock_capture_record(mock_capture *c, const mock_request *req, const char *e
         b->first_unix = recv_unix;
         b->first_mono = smfw_now_mono_ns();
     }
-    mock_buf_puts(&b->lines, text);
-    mock_buf_puts(&b->lines, "\n");
+    smfw_buf_puts(&b->lines, text);
+    smfw_buf_puts(&b->lines, "\n");
     free(text);
 }

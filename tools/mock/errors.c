@@ -23,7 +23,7 @@ void mock_aws_error_send(mock_request *req, mock_protocol proto, int status, con
                          const char *message, const char *extra_xml) {
     char rid[37], rid_h[64], type_h[160];
     mock_new_request_id(rid);
-    mock_buf b = {0};
+    smfw_buf b = {0};
     const char *ct;
     if (proto == MOCK_PROTO_JSON || proto == MOCK_PROTO_RUNTIME) {
         json_t *o = json_object();
@@ -35,30 +35,30 @@ void mock_aws_error_send(mock_request *req, mock_protocol proto, int status, con
         json_object_set_new(o, modeled ? "Message" : "message", json_string(message));
         char *t = json_dumps(o, JSON_COMPACT);
         json_decref(o);
-        mock_buf_puts(&b, t);
+        smfw_buf_puts(&b, t);
         free(t);
         ct = proto == MOCK_PROTO_RUNTIME ? "Content-Type: application/json"
                                          : "Content-Type: application/x-amz-json-1.1";
         snprintf(rid_h, sizeof rid_h, "x-amzn-RequestId: %s", rid);
     } else if (proto == MOCK_PROTO_QUERY) {
-        mock_buf_puts(&b, "<ErrorResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\">"
+        smfw_buf_puts(&b, "<ErrorResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\">"
                           "<Error><Type>");
-        mock_buf_puts(&b, status >= 500 ? "Receiver" : "Sender");
-        mock_buf_puts(&b, "</Type><Code>");
-        mock_buf_xml(&b, code);
-        mock_buf_puts(&b, "</Code><Message>");
-        mock_buf_xml(&b, message);
-        mock_buf_printf(&b, "</Message></Error><RequestId>%s</RequestId></ErrorResponse>", rid);
+        smfw_buf_puts(&b, status >= 500 ? "Receiver" : "Sender");
+        smfw_buf_puts(&b, "</Type><Code>");
+        mock_xml_append(&b, code);
+        smfw_buf_puts(&b, "</Code><Message>");
+        mock_xml_append(&b, message);
+        smfw_buf_printf(&b, "</Message></Error><RequestId>%s</RequestId></ErrorResponse>", rid);
         ct = "Content-Type: text/xml";
         snprintf(rid_h, sizeof rid_h, "x-amzn-RequestId: %s", rid);
     } else {
-        mock_buf_puts(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>");
-        mock_buf_xml(&b, code);
-        mock_buf_puts(&b, "</Code><Message>");
-        mock_buf_xml(&b, message);
-        mock_buf_puts(&b, "</Message>");
-        if (extra_xml) mock_buf_puts(&b, extra_xml);
-        mock_buf_printf(&b, "<RequestId>%.16s</RequestId><HostId>smfw-mock</HostId></Error>", rid);
+        smfw_buf_puts(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>");
+        mock_xml_append(&b, code);
+        smfw_buf_puts(&b, "</Code><Message>");
+        mock_xml_append(&b, message);
+        smfw_buf_puts(&b, "</Message>");
+        if (extra_xml) smfw_buf_puts(&b, extra_xml);
+        smfw_buf_printf(&b, "<RequestId>%.16s</RequestId><HostId>smfw-mock</HostId></Error>", rid);
         ct = "Content-Type: application/xml";
         snprintf(rid_h, sizeof rid_h, "x-amz-request-id: %.16s", rid);
     }
@@ -66,7 +66,7 @@ void mock_aws_error_send(mock_request *req, mock_protocol proto, int status, con
     const char *headers[] = {ct, rid_h, type_h, NULL};
     /* HEAD answers carry no body (S3 HeadObject/HeadBucket errors). */
     mock_respond(req, status, headers, b.data, b.len);
-    mock_buf_free(&b);
+    smfw_buf_free(&b);
 }
 
 void mock_aws_error(mock_request *req, mock_protocol proto, int status, const char *code,

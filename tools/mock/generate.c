@@ -59,8 +59,8 @@ typedef struct mock_gen {
     double recv_unix;
     char *header_store; /* the extra headers' text, one allocation */
     const char *headers[GEN_MAX_HEADERS + 1];
-    mock_buf sse;    /* SSE bytes released this turn */
-    mock_buf frames; /* the same wrapped in PayloadPart frames */
+    smfw_buf sse;    /* SSE bytes released this turn */
+    smfw_buf frames; /* the same wrapped in PayloadPart frames */
 } mock_gen;
 
 static void gen_timer_cb(evutil_socket_t fd, short what, void *arg);
@@ -161,7 +161,7 @@ static void gen_on_abort(mock_request *req, void *user) {
 /* Data Capture of an answered invocation: the body is made again (it is deterministic); a
  * streamed answer has no captured output, as on SageMaker. */
 static void gen_capture(mock_gen *g) {
-    mock_buf body = {0};
+    smfw_buf body = {0};
     const char *ct = NULL;
     if (!g->streaming) mock_llm_full_body(&g->ans, &body, &ct);
     mock_capture_record(g->srv->capture, g->req, g->truth.endpoint, g->variant, g->recv_unix,
@@ -169,7 +169,7 @@ static void gen_capture(mock_gen *g) {
                         : body.data  ? body.data
                                      : "",
                         body.len, ct);
-    mock_buf_free(&body);
+    smfw_buf_free(&body);
 }
 
 static void gen_finalize(mock_gen *g) {
@@ -187,13 +187,13 @@ static void gen_finalize(mock_gen *g) {
     g->truth.status = g->status;
     if (g->truth.session_id[0] && g->status == 200 && !g->ans.reasoning_only) {
         /* The answer's content, as the client reassembles it: every token sent, in order. */
-        mock_buf text = {0};
+        smfw_buf text = {0};
         for (long k = 0; k < g->truth.tokens; k++) {
             const char *tok = mock_llm_token(k);
-            mock_buf_puts(&text, tok);
+            smfw_buf_puts(&text, tok);
         }
         smfw_sha256_hex(text.data ? text.data : "", text.len, g->truth.answer_sha256);
-        mock_buf_free(&text);
+        smfw_buf_free(&text);
     }
     mock_groundtruth_write(srv->gt, &g->truth);
     free(g->truth.session_history);
@@ -207,8 +207,8 @@ static void gen_finalize(mock_gen *g) {
                             (double)(g->start_ns - g->truth.recv_ns) / 1e3);
     }
     free(g->header_store);
-    mock_buf_free(&g->sse);
-    mock_buf_free(&g->frames);
+    smfw_buf_free(&g->sse);
+    smfw_buf_free(&g->frames);
     event_del(g->timer);
     free(g);
     mock_request_finish(req);
@@ -430,7 +430,7 @@ static void gen_buffered_step(mock_gen *g) {
         return;
     }
     /* One body buffer for every buffered answer: mock_respond() copies it out at once. */
-    static mock_buf body;
+    static smfw_buf body;
     body.len = 0;
     const char *ct;
     mock_llm_full_body(&g->ans, &body, &ct);
@@ -444,7 +444,7 @@ static void gen_buffered_step(mock_gen *g) {
     g->status = 200;
     g->truth.tokens = g->ans.reasoning_only ? 0 : g->ans.tokens;
     mock_respond(g->req, 200, hs, body.data, body.len);
-    if (body.cap > 1 << 20) mock_buf_free(&body); /* do not keep a huge one around */
+    if (body.cap > 1 << 20) smfw_buf_free(&body); /* do not keep a huge one around */
 }
 
 static void gen_timer_cb(evutil_socket_t fd, short what, void *arg) {

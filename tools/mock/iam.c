@@ -13,13 +13,13 @@
 #define IAM_NS "https://iam.amazonaws.com/doc/2010-05-08/"
 
 /* RFC 3986 percent-encoding, as IAM encodes the policy document. */
-static void url_encode(mock_buf *b, const char *s) {
+static void url_encode(smfw_buf *b, const char *s) {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
             *p == '-' || *p == '_' || *p == '.' || *p == '~')
-            mock_buf_add(b, p, 1);
+            smfw_buf_append(b, p, 1);
         else
-            mock_buf_printf(b, "%%%02X", *p);
+            smfw_buf_printf(b, "%%%02X", *p);
     }
 }
 
@@ -37,47 +37,47 @@ static void role_id(const char *name, char out[22]) {
     out[21] = '\0';
 }
 
-static void role_xml(mock_server *srv, const mock_role *r, mock_buf *x) {
+static void role_xml(mock_server *srv, const mock_role *r, smfw_buf *x) {
     char id[22], created[32];
     role_id(r->name, id);
     mock_iso8601(srv->started_unix, created, 0);
-    mock_buf_puts(x, "<Path>/</Path><RoleName>");
-    mock_buf_xml(x, r->name);
-    mock_buf_printf(x, "</RoleName><RoleId>%s</RoleId><Arn>arn:aws:iam::", id);
-    mock_buf_xml(x, srv->opt.account_id);
-    mock_buf_puts(x, ":role/");
-    mock_buf_xml(x, r->name);
-    mock_buf_printf(x, "</Arn><CreateDate>%s</CreateDate><AssumeRolePolicyDocument>", created);
-    mock_buf policy = {0};
+    smfw_buf_puts(x, "<Path>/</Path><RoleName>");
+    mock_xml_append(x, r->name);
+    smfw_buf_printf(x, "</RoleName><RoleId>%s</RoleId><Arn>arn:aws:iam::", id);
+    mock_xml_append(x, srv->opt.account_id);
+    smfw_buf_puts(x, ":role/");
+    mock_xml_append(x, r->name);
+    smfw_buf_printf(x, "</Arn><CreateDate>%s</CreateDate><AssumeRolePolicyDocument>", created);
+    smfw_buf policy = {0};
     if (r->trust[0])
-        mock_buf_printf(&policy,
+        smfw_buf_printf(&policy,
                         "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\","
                         "\"Principal\":{\"Service\":\"%s\"},\"Action\":\"sts:AssumeRole\"}]}",
                         r->trust);
     else
-        mock_buf_puts(&policy, "{\"Version\":\"2012-10-17\",\"Statement\":[]}");
-    mock_buf enc = {0};
+        smfw_buf_puts(&policy, "{\"Version\":\"2012-10-17\",\"Statement\":[]}");
+    smfw_buf enc = {0};
     url_encode(&enc, policy.data);
-    mock_buf_xml(x, enc.data);
-    mock_buf_free(&enc);
-    mock_buf_free(&policy);
-    mock_buf_puts(x, "</AssumeRolePolicyDocument><MaxSessionDuration>3600</MaxSessionDuration>");
+    mock_xml_append(x, enc.data);
+    smfw_buf_free(&enc);
+    smfw_buf_free(&policy);
+    smfw_buf_puts(x, "</AssumeRolePolicyDocument><MaxSessionDuration>3600</MaxSessionDuration>");
 }
 
-static void iam_reply(mock_request *req, const char *op, mock_buf *result) {
+static void iam_reply(mock_request *req, const char *op, smfw_buf *result) {
     char rid[37], rid_h[64];
     mock_new_request_id(rid);
-    mock_buf x = {0};
-    mock_buf_printf(&x, "<%sResponse xmlns=\"" IAM_NS "\"><%sResult>", op, op);
-    mock_buf_add(&x, result->data ? result->data : "", result->len);
-    mock_buf_printf(&x,
+    smfw_buf x = {0};
+    smfw_buf_printf(&x, "<%sResponse xmlns=\"" IAM_NS "\"><%sResult>", op, op);
+    smfw_buf_append(&x, result->data ? result->data : "", result->len);
+    smfw_buf_printf(&x,
                     "</%sResult><ResponseMetadata><RequestId>%s</RequestId></ResponseMetadata>"
                     "</%sResponse>",
                     op, rid, op);
     snprintf(rid_h, sizeof rid_h, "x-amzn-RequestId: %s", rid);
     const char *h[] = {"Content-Type: text/xml", rid_h, NULL};
     mock_respond(req, 200, h, x.data, x.len);
-    mock_buf_free(&x);
+    smfw_buf_free(&x);
     mock_request_finish(req);
 }
 
@@ -103,13 +103,13 @@ static void iam_get_role(mock_server *srv, mock_request *req) {
         mock_aws_error(req, MOCK_PROTO_QUERY, 404, "NoSuchEntity", msg, NULL);
         return;
     }
-    mock_buf res = {0};
-    mock_buf_puts(&res, "<Role>");
+    smfw_buf res = {0};
+    smfw_buf_puts(&res, "<Role>");
     role_xml(srv, r, &res);
     /* GetRole (not ListRoles) always has RoleLastUsed, empty for a role never used. */
-    mock_buf_puts(&res, "<RoleLastUsed/></Role>");
+    smfw_buf_puts(&res, "<RoleLastUsed/></Role>");
     iam_reply(req, "GetRole", &res);
-    mock_buf_free(&res);
+    smfw_buf_free(&res);
 }
 
 static void iam_list_roles(mock_server *srv, mock_request *req) {
@@ -137,21 +137,21 @@ static void iam_list_roles(mock_server *srv, mock_request *req) {
     }
     mock_form_get(body, "PathPrefix", prefix, sizeof prefix);
     int path_ok = !strncmp("/", prefix, strlen(prefix)); /* every role's path is "/" */
-    mock_buf res = {0};
-    mock_buf_puts(&res, "<Roles>");
+    smfw_buf res = {0};
+    smfw_buf_puts(&res, "<Roles>");
     long i = start;
     for (; path_ok && i < (long)srv->opt.role_count && i < start + max; i++) {
-        mock_buf_puts(&res, "<member>");
+        smfw_buf_puts(&res, "<member>");
         role_xml(srv, &srv->opt.roles[i], &res);
-        mock_buf_puts(&res, "</member>");
+        smfw_buf_puts(&res, "</member>");
     }
-    mock_buf_puts(&res, "</Roles>");
+    smfw_buf_puts(&res, "</Roles>");
     if (path_ok && i < (long)srv->opt.role_count)
-        mock_buf_printf(&res, "<IsTruncated>true</IsTruncated><Marker>%ld</Marker>", i);
+        smfw_buf_printf(&res, "<IsTruncated>true</IsTruncated><Marker>%ld</Marker>", i);
     else
-        mock_buf_puts(&res, "<IsTruncated>false</IsTruncated>");
+        smfw_buf_puts(&res, "<IsTruncated>false</IsTruncated>");
     iam_reply(req, "ListRoles", &res);
-    mock_buf_free(&res);
+    smfw_buf_free(&res);
 }
 
 void mock_iam_handle(mock_server *srv, mock_request *req, const char *action) {

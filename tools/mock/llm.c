@@ -160,12 +160,12 @@ static const char *finish_reason(const mock_llm_answer *a) {
     return a->truncated ? "\"length\"" : "\"stop\"";
 }
 
-void mock_llm_stream_token(const mock_llm_answer *a, long k, mock_buf *b) {
+void mock_llm_stream_token(const mock_llm_answer *a, long k, smfw_buf *b) {
     const char *tok = mock_llm_token(k);
     int last = k == a->tokens - 1;
     switch (a->req.format) {
     case MOCK_LLM_CHAT:
-        mock_buf_printf(b,
+        smfw_buf_printf(b,
                         "data: {\"id\":\"%s\",\"object\":\"chat.completion.chunk\",\"created\":%ld,"
                         "\"model\":%s,\"choices\":[{\"index\":0,\"delta\":{%s\"%s\":\"%s\"},"
                         "\"logprobs\":null,\"finish_reason\":%s}]}\n\n",
@@ -174,7 +174,7 @@ void mock_llm_stream_token(const mock_llm_answer *a, long k, mock_buf *b) {
                         last ? finish_reason(a) : "null");
         break;
     case MOCK_LLM_COMPLETIONS:
-        mock_buf_printf(b,
+        smfw_buf_printf(b,
                         "data: {\"id\":\"%s\",\"object\":\"text_completion\",\"created\":%ld,"
                         "\"model\":%s,\"choices\":[{\"index\":0,\"text\":\"%s\",\"logprobs\":null,"
                         "\"finish_reason\":%s}]}\n\n",
@@ -182,29 +182,29 @@ void mock_llm_stream_token(const mock_llm_answer *a, long k, mock_buf *b) {
                         last ? finish_reason(a) : "null");
         break;
     case MOCK_LLM_TGI:
-        mock_buf_printf(
+        smfw_buf_printf(
             b,
             "data:{\"index\":%ld,\"token\":{\"id\":%ld,\"text\":\"%s\",\"logprob\":-0.1,"
             "\"special\":false},\"generated_text\":",
             k, 1000 + (long)((size_t)k % LLM_WORDS), tok);
         if (last) {
-            mock_buf_puts(b, "\"");
-            for (long j = 0; j < a->tokens; j++) mock_buf_puts(b, mock_llm_token(j));
-            mock_buf_printf(b,
+            smfw_buf_puts(b, "\"");
+            for (long j = 0; j < a->tokens; j++) smfw_buf_puts(b, mock_llm_token(j));
+            smfw_buf_printf(b,
                             "\",\"details\":{\"finish_reason\":\"%s\",\"generated_tokens\":%ld,"
                             "\"seed\":null}}\n\n",
                             a->truncated ? "length" : "eos_token", a->tokens);
         } else {
-            mock_buf_puts(b, "null,\"details\":null}\n\n");
+            smfw_buf_puts(b, "null,\"details\":null}\n\n");
         }
         break;
     }
 }
 
-void mock_llm_stream_tail(const mock_llm_answer *a, mock_buf *b) {
+void mock_llm_stream_tail(const mock_llm_answer *a, smfw_buf *b) {
     if (a->req.format == MOCK_LLM_TGI) {
         if (a->tokens == 0)
-            mock_buf_puts(b, "data:{\"index\":0,\"token\":{\"id\":0,\"text\":\"\",\"logprob\":0,"
+            smfw_buf_puts(b, "data:{\"index\":0,\"token\":{\"id\":0,\"text\":\"\",\"logprob\":0,"
                              "\"special\":true},\"generated_text\":\"\",\"details\":{"
                              "\"finish_reason\":\"eos_token\",\"generated_tokens\":0,\"seed\":"
                              "null}}\n\n");
@@ -214,34 +214,34 @@ void mock_llm_stream_tail(const mock_llm_answer *a, mock_buf *b) {
         a->req.format == MOCK_LLM_CHAT ? "chat.completion.chunk" : "text_completion";
     if (a->tokens == 0) {
         if (a->req.format == MOCK_LLM_CHAT)
-            mock_buf_printf(b,
+            smfw_buf_printf(b,
                             "data: {\"id\":\"%s\",\"object\":\"%s\",\"created\":%ld,\"model\":%s,"
                             "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
                             "\"content\":\"\"},\"logprobs\":null,\"finish_reason\":\"stop\"}]}\n\n",
                             a->id, object, a->created, a->req.model);
         else
-            mock_buf_printf(b,
+            smfw_buf_printf(b,
                             "data: {\"id\":\"%s\",\"object\":\"%s\",\"created\":%ld,\"model\":%s,"
                             "\"choices\":[{\"index\":0,\"text\":\"\",\"logprobs\":null,"
                             "\"finish_reason\":\"stop\"}]}\n\n",
                             a->id, object, a->created, a->req.model);
     }
     if (a->req.include_usage) {
-        mock_buf_printf(b,
+        smfw_buf_printf(b,
                         "data: {\"id\":\"%s\",\"object\":\"%s\",\"created\":%ld,\"model\":%s,"
                         "\"choices\":[],\"usage\":{\"prompt_tokens\":%ld,\"completion_tokens\":%ld,"
                         "\"total_tokens\":%ld",
                         a->id, object, a->created, a->req.model, a->req.prompt_tokens, a->tokens,
                         a->req.prompt_tokens + a->tokens);
         if (a->reasoning_only)
-            mock_buf_printf(b, ",\"completion_tokens_details\":{\"reasoning_tokens\":%ld}",
+            smfw_buf_printf(b, ",\"completion_tokens_details\":{\"reasoning_tokens\":%ld}",
                             a->tokens);
-        mock_buf_puts(b, "}}\n\n");
+        smfw_buf_puts(b, "}}\n\n");
     }
-    mock_buf_puts(b, "data: [DONE]\n\n");
+    smfw_buf_puts(b, "data: [DONE]\n\n");
 }
 
-void mock_llm_full_body(const mock_llm_answer *a, mock_buf *b, const char **content_type) {
+void mock_llm_full_body(const mock_llm_answer *a, smfw_buf *b, const char **content_type) {
     *content_type = "application/json";
     if (a->req.stream && a->req.format != MOCK_LLM_TGI) {
         /* "stream": true sent to a buffered route: the container still streams SSE, and the
@@ -251,26 +251,26 @@ void mock_llm_full_body(const mock_llm_answer *a, mock_buf *b, const char **cont
         mock_llm_stream_tail(a, b);
         return;
     }
-    static mock_buf text; /* reused: the event loop is the only caller */
+    static smfw_buf text; /* reused: the event loop is the only caller */
     text.len = 0;
-    mock_buf_puts(&text, "");
-    for (long k = 0; k < a->tokens; k++) mock_buf_puts(&text, mock_llm_token(k));
+    smfw_buf_puts(&text, "");
+    for (long k = 0; k < a->tokens; k++) smfw_buf_puts(&text, mock_llm_token(k));
     const char *fr = a->tokens == 0 ? "\"stop\"" : finish_reason(a);
     switch (a->req.format) {
     case MOCK_LLM_CHAT:
-        mock_buf_printf(
+        smfw_buf_printf(
             b,
             "{\"id\":\"%s\",\"object\":\"chat.completion\",\"created\":%ld,\"model\":%s,"
             "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",",
             a->id, a->created, a->req.model);
         if (a->reasoning_only)
-            mock_buf_printf(b, "\"content\":null,\"reasoning_content\":\"%s\"", text.data);
+            smfw_buf_printf(b, "\"content\":null,\"reasoning_content\":\"%s\"", text.data);
         else
-            mock_buf_printf(b, "\"content\":\"%s\"", text.data);
-        mock_buf_printf(b, "},\"logprobs\":null,\"finish_reason\":%s}],", fr);
+            smfw_buf_printf(b, "\"content\":\"%s\"", text.data);
+        smfw_buf_printf(b, "},\"logprobs\":null,\"finish_reason\":%s}],", fr);
         break;
     case MOCK_LLM_COMPLETIONS:
-        mock_buf_printf(
+        smfw_buf_printf(
             b,
             "{\"id\":\"%s\",\"object\":\"text_completion\",\"created\":%ld,\"model\":%s,"
             "\"choices\":[{\"index\":0,\"text\":\"%s\",\"logprobs\":null,"
@@ -278,21 +278,21 @@ void mock_llm_full_body(const mock_llm_answer *a, mock_buf *b, const char **cont
             a->id, a->created, a->req.model, a->reasoning_only ? "" : text.data, fr);
         break;
     case MOCK_LLM_TGI:
-        mock_buf_printf(b, "[{\"generated_text\":\"%s\"", text.data);
+        smfw_buf_printf(b, "[{\"generated_text\":\"%s\"", text.data);
         if (a->req.tgi_details)
-            mock_buf_printf(b,
+            smfw_buf_printf(b,
                             ",\"details\":{\"finish_reason\":\"%s\",\"generated_tokens\":%ld,"
                             "\"seed\":null}",
                             a->truncated ? "length" : "eos_token", a->tokens);
-        mock_buf_puts(b, "}]");
-        if (text.cap > 1 << 20) mock_buf_free(&text);
+        smfw_buf_puts(b, "}]");
+        if (text.cap > 1 << 20) smfw_buf_free(&text);
         return;
     }
-    mock_buf_printf(
+    smfw_buf_printf(
         b, "\"usage\":{\"prompt_tokens\":%ld,\"completion_tokens\":%ld,\"total_tokens\":%ld",
         a->req.prompt_tokens, a->tokens, a->req.prompt_tokens + a->tokens);
     if (a->reasoning_only)
-        mock_buf_printf(b, ",\"completion_tokens_details\":{\"reasoning_tokens\":%ld}", a->tokens);
-    mock_buf_puts(b, "}}");
-    if (text.cap > 1 << 20) mock_buf_free(&text);
+        smfw_buf_printf(b, ",\"completion_tokens_details\":{\"reasoning_tokens\":%ld}", a->tokens);
+    smfw_buf_puts(b, "}}");
+    if (text.cap > 1 << 20) smfw_buf_free(&text);
 }

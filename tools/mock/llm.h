@@ -42,10 +42,10 @@ typedef struct mock_llm_answer {
 const char *mock_llm_token(long k);
 
 /* Streaming: append the SSE event(s) for token k to b. */
-void mock_llm_stream_token(const mock_llm_answer *a, long k, mock_buf *b);
+void mock_llm_stream_token(const mock_llm_answer *a, long k, smfw_buf *b);
 /* Streaming: what follows the last token (finish chunk for empty answers, usage, [DONE]). */
-void mock_llm_stream_tail(const mock_llm_answer *a, mock_buf *b);
+void mock_llm_stream_tail(const mock_llm_answer *a, smfw_buf *b);
 /* Non-streaming body; sets *content_type. */
-void mock_llm_full_body(const mock_llm_answer *a, mock_buf *b, const char **content_type);
+void mock_llm_full_body(const mock_llm_answer *a, smfw_buf *b, const char **content_type);
 
 #endif /* SMFW_MOCK_LLM_H */

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <smfw/buf.h>
+
 /* ---- options (options.c) ------------------------------------------------------------------ */
 
 #define MOCK_DEFAULT_ACCESS_KEY_ID     "AKIDSMFWMOCKEXAMPLE"
@@ -125,17 +127,8 @@ uint64_t mock_rng_next(mock_rng *r);
 double mock_rng_uniform(mock_rng *r); /* [0, 1) */
 double mock_rng_normal(mock_rng *r, double mean, double stddev);
 
-/* Growable string. */
-typedef struct mock_buf {
-    char *data;
-    size_t len;
-    size_t cap;
-} mock_buf;
-void mock_buf_add(mock_buf *b, const void *data, size_t len);
-void mock_buf_puts(mock_buf *b, const char *s);
-void mock_buf_printf(mock_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void mock_buf_xml(mock_buf *b, const char *s); /* XML-escaped */
-void mock_buf_free(mock_buf *b);
+/* Text is built in smfw's buffer (smfw/buf.h); XML answers escape values with this. */
+void mock_xml_append(smfw_buf *b, const char *s); /* &, <, >, " and ' as entities */
 
 int mock_uri_decode(const char *in, size_t len, char *out, size_t out_size, int plus_is_space);
 /* Value of a key in a query string / form body, decoded; 0 when absent. */

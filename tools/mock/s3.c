@@ -331,14 +331,14 @@ void mock_s3_error(mock_request *req, int status, const char *code, const char *
         mock_request_finish(req);
         return;
     }
-    mock_buf extra = {0};
+    smfw_buf extra = {0};
     if (tag) {
-        mock_buf_printf(&extra, "<%s>", tag);
-        mock_buf_xml(&extra, value);
-        mock_buf_printf(&extra, "</%s>", tag);
+        smfw_buf_printf(&extra, "<%s>", tag);
+        mock_xml_append(&extra, value);
+        smfw_buf_printf(&extra, "</%s>", tag);
     }
     mock_aws_error(req, MOCK_PROTO_S3, status, code, message, extra.data);
-    mock_buf_free(&extra);
+    smfw_buf_free(&extra);
 }
 
 static void http_date_of(double unix_s, char out[64]) {
@@ -424,18 +424,18 @@ static void s3_create_bucket(mock_s3 *s3, mock_request *req, const char *name) {
 
 /* A name in a listing: with encoding-type=url S3 encodes Delimiter, Prefix, Key,
  * StartAfter and CommonPrefixes/Prefix (the SDKs decode all five), else XML-escapes. */
-static void s3_put_name(mock_buf *b, const char *name, int url) {
+static void s3_put_name(smfw_buf *b, const char *name, int url) {
     if (!url) {
-        mock_buf_xml(b, name);
+        mock_xml_append(b, name);
         return;
     }
     for (const char *k = name; *k; k++) {
         unsigned char ch = (unsigned char)*k;
         if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
             strchr("-_.~/", ch))
-            mock_buf_add(b, k, 1);
+            smfw_buf_append(b, k, 1);
         else
-            mock_buf_printf(b, "%%%02X", ch);
+            smfw_buf_printf(b, "%%%02X", ch);
     }
 }
 
@@ -485,7 +485,7 @@ static void s3_list_v2(mock_s3 *s3, mock_request *req, s3_bucket *b) {
     }
     int url = !strcmp(enc, "url");
     size_t plen = strlen(prefix), dlen = strlen(delim);
-    mock_buf contents = {0}, prefixes = {0};
+    smfw_buf contents = {0}, prefixes = {0};
     long count = 0;
     int truncated = 0;
     char last[1100] = "", last_prefix[1100] = "";
@@ -506,9 +506,9 @@ static void s3_list_v2(mock_s3 *s3, mock_request *req, s3_bucket *b) {
             }
             snprintf(last_prefix, sizeof last_prefix, "%.*s", (int)cplen, o->key);
             snprintf(last, sizeof last, "%s", last_prefix);
-            mock_buf_puts(&prefixes, "<CommonPrefixes><Prefix>");
+            smfw_buf_puts(&prefixes, "<CommonPrefixes><Prefix>");
             s3_put_name(&prefixes, last_prefix, url);
-            mock_buf_puts(&prefixes, "</Prefix></CommonPrefixes>");
+            smfw_buf_puts(&prefixes, "</Prefix></CommonPrefixes>");
             count++;
             continue;
         }
@@ -518,9 +518,9 @@ static void s3_list_v2(mock_s3 *s3, mock_request *req, s3_bucket *b) {
         }
         char lm[32];
         mock_iso8601(o->last_modified, lm, 1);
-        mock_buf_puts(&contents, "<Contents><Key>");
+        smfw_buf_puts(&contents, "<Contents><Key>");
         s3_put_name(&contents, o->key, url);
-        mock_buf_printf(&contents,
+        smfw_buf_printf(&contents,
                         "</Key><LastModified>%s</LastModified><ETag>&quot;%s&quot;</ETag>"
                         "<Size>%zu</Size><StorageClass>STANDARD</StorageClass></Contents>",
                         lm, o->etag, o->size);
@@ -530,43 +530,43 @@ static void s3_list_v2(mock_s3 *s3, mock_request *req, s3_bucket *b) {
     /* max-keys=0 asks for nothing, and nothing is left out: S3 says not truncated
      * (moto agrees; a token over no key could not continue anyway). */
     if (max_keys == 0) truncated = 0;
-    mock_buf x = {0};
-    mock_buf_puts(&x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ListBucketResult "
+    smfw_buf x = {0};
+    smfw_buf_puts(&x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ListBucketResult "
                       "xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Name>");
-    mock_buf_xml(&x, b->name);
-    mock_buf_puts(&x, "</Name><Prefix>");
+    mock_xml_append(&x, b->name);
+    smfw_buf_puts(&x, "</Name><Prefix>");
     s3_put_name(&x, prefix, url);
-    mock_buf_printf(&x, "</Prefix><KeyCount>%ld</KeyCount><MaxKeys>%ld</MaxKeys>", count, max_keys);
+    smfw_buf_printf(&x, "</Prefix><KeyCount>%ld</KeyCount><MaxKeys>%ld</MaxKeys>", count, max_keys);
     if (dlen) {
-        mock_buf_puts(&x, "<Delimiter>");
+        smfw_buf_puts(&x, "<Delimiter>");
         s3_put_name(&x, delim, url);
-        mock_buf_puts(&x, "</Delimiter>");
+        smfw_buf_puts(&x, "</Delimiter>");
     }
-    if (url) mock_buf_puts(&x, "<EncodingType>url</EncodingType>");
-    mock_buf_printf(&x, "<IsTruncated>%s</IsTruncated>", truncated ? "true" : "false");
+    if (url) smfw_buf_puts(&x, "<EncodingType>url</EncodingType>");
+    smfw_buf_printf(&x, "<IsTruncated>%s</IsTruncated>", truncated ? "true" : "false");
     if (has_token) {
-        mock_buf_puts(&x, "<ContinuationToken>");
-        mock_buf_xml(&x, token);
-        mock_buf_puts(&x, "</ContinuationToken>");
+        smfw_buf_puts(&x, "<ContinuationToken>");
+        mock_xml_append(&x, token);
+        smfw_buf_puts(&x, "</ContinuationToken>");
     }
     if (truncated) {
-        mock_buf_puts(&x, "<NextContinuationToken>");
-        for (const char *k = last; *k; k++) mock_buf_printf(&x, "%02x", (unsigned char)*k);
-        mock_buf_puts(&x, "</NextContinuationToken>");
+        smfw_buf_puts(&x, "<NextContinuationToken>");
+        for (const char *k = last; *k; k++) smfw_buf_printf(&x, "%02x", (unsigned char)*k);
+        smfw_buf_puts(&x, "</NextContinuationToken>");
     }
     if (has_start) {
-        mock_buf_puts(&x, "<StartAfter>");
+        smfw_buf_puts(&x, "<StartAfter>");
         s3_put_name(&x, start_after, url);
-        mock_buf_puts(&x, "</StartAfter>");
+        smfw_buf_puts(&x, "</StartAfter>");
     }
-    if (contents.len) mock_buf_add(&x, contents.data, contents.len);
-    if (prefixes.len) mock_buf_add(&x, prefixes.data, prefixes.len);
-    mock_buf_puts(&x, "</ListBucketResult>");
+    if (contents.len) smfw_buf_append(&x, contents.data, contents.len);
+    if (prefixes.len) smfw_buf_append(&x, prefixes.data, prefixes.len);
+    smfw_buf_puts(&x, "</ListBucketResult>");
     const char *h[] = {"Content-Type: application/xml", NULL};
     mock_respond(req, 200, h, x.data, x.len);
-    mock_buf_free(&x);
-    mock_buf_free(&contents);
-    mock_buf_free(&prefixes);
+    smfw_buf_free(&x);
+    smfw_buf_free(&contents);
+    smfw_buf_free(&prefixes);
     mock_request_finish(req);
 }
 

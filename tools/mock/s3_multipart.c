@@ -231,27 +231,27 @@ static void crc_b64_of(uint32_t c, char out[16]) {
     EVP_EncodeBlock((unsigned char *)out, be, 4);
 }
 
-static void xml_reply(mock_request *req, mock_buf *x, const char *const *extra) {
+static void xml_reply(mock_request *req, smfw_buf *x, const char *const *extra) {
     const char *h[8] = {"Content-Type: application/xml", NULL};
     size_t n = 1;
     for (; extra && *extra && n < 7; extra++) h[n++] = *extra;
     h[n] = NULL;
     mock_respond(req, 200, h, x->data, x->len);
-    mock_buf_free(x);
+    smfw_buf_free(x);
     mock_request_finish(req);
 }
 
-static void xml_head(mock_buf *x, const char *root) {
-    mock_buf_printf(x,
+static void xml_head(smfw_buf *x, const char *root) {
+    smfw_buf_printf(x,
                     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<%s "
                     "xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">",
                     root);
 }
 
-static void xml_elem(mock_buf *x, const char *tag, const char *value) {
-    mock_buf_printf(x, "<%s>", tag);
-    mock_buf_xml(x, value);
-    mock_buf_printf(x, "</%s>", tag);
+static void xml_elem(smfw_buf *x, const char *tag, const char *value) {
+    smfw_buf_printf(x, "<%s>", tag);
+    mock_xml_append(x, value);
+    smfw_buf_printf(x, "</%s>", tag);
 }
 
 static void no_such_upload(mock_request *req, const char *id) {
@@ -305,12 +305,12 @@ static void create_upload(mock_s3_uploads *u, mock_request *req, const char *buc
         return;
     }
     *upload_add(u) = up;
-    mock_buf x = {0};
+    smfw_buf x = {0};
     xml_head(&x, "InitiateMultipartUploadResult");
     xml_elem(&x, "Bucket", bucket);
     xml_elem(&x, "Key", key);
     xml_elem(&x, "UploadId", up.id);
-    mock_buf_puts(&x, "</InitiateMultipartUploadResult>");
+    smfw_buf_puts(&x, "</InitiateMultipartUploadResult>");
     const char *h[] = {up.crc32 ? "x-amz-checksum-algorithm: CRC32" : NULL,
                        "x-amz-checksum-type: COMPOSITE", NULL};
     xml_reply(req, &x, up.crc32 ? h : NULL);
@@ -514,65 +514,65 @@ static void complete_upload(mock_s3_uploads *u, mock_s3 *s3, mock_request *req, 
         return;
     }
     free(data);
-    mock_buf x = {0};
+    smfw_buf x = {0};
     xml_head(&x, "CompleteMultipartUploadResult");
-    mock_buf_puts(&x, "<Location>/");
-    mock_buf_xml(&x, up->bucket);
-    mock_buf_puts(&x, "/");
-    mock_buf_xml(&x, up->key);
-    mock_buf_puts(&x, "</Location>");
+    smfw_buf_puts(&x, "<Location>/");
+    mock_xml_append(&x, up->bucket);
+    smfw_buf_puts(&x, "/");
+    mock_xml_append(&x, up->key);
+    smfw_buf_puts(&x, "</Location>");
     xml_elem(&x, "Bucket", up->bucket);
     xml_elem(&x, "Key", up->key);
-    mock_buf_printf(&x, "<ETag>&quot;%s&quot;</ETag>", etag);
+    smfw_buf_printf(&x, "<ETag>&quot;%s&quot;</ETag>", etag);
     if (up->crc32)
-        mock_buf_printf(&x,
+        smfw_buf_printf(&x,
                         "<ChecksumCRC32>%s</ChecksumCRC32><ChecksumType>COMPOSITE"
                         "</ChecksumType>",
                         composite);
-    mock_buf_puts(&x, "</CompleteMultipartUploadResult>");
+    smfw_buf_puts(&x, "</CompleteMultipartUploadResult>");
     upload_drop(u, up);
     xml_reply(req, &x, NULL);
 }
 
 static void list_parts(mock_request *req, const mpu_upload *up) {
-    mock_buf x = {0};
+    smfw_buf x = {0};
     xml_head(&x, "ListPartsResult");
     xml_elem(&x, "Bucket", up->bucket);
     xml_elem(&x, "Key", up->key);
     xml_elem(&x, "UploadId", up->id);
-    mock_buf_printf(&x,
+    smfw_buf_printf(&x,
                     "<PartNumberMarker>0</PartNumberMarker><NextPartNumberMarker>%d"
                     "</NextPartNumberMarker><MaxParts>%d</MaxParts><IsTruncated>false"
                     "</IsTruncated><StorageClass>STANDARD</StorageClass>",
                     up->count ? up->parts[up->count - 1].number : 0, MPU_MAX_PARTS);
     if (up->crc32)
-        mock_buf_puts(&x, "<ChecksumAlgorithm>CRC32</ChecksumAlgorithm><ChecksumType>COMPOSITE"
+        smfw_buf_puts(&x, "<ChecksumAlgorithm>CRC32</ChecksumAlgorithm><ChecksumType>COMPOSITE"
                           "</ChecksumType>");
     for (size_t i = 0; i < up->count; i++) {
         const mpu_part *p = &up->parts[i];
         char lm[32];
         mock_iso8601(p->last_modified, lm, 1);
-        mock_buf_printf(&x,
+        smfw_buf_printf(&x,
                         "<Part><PartNumber>%d</PartNumber><LastModified>%s</LastModified>"
                         "<ETag>&quot;%s&quot;</ETag><Size>%zu</Size>",
                         p->number, lm, p->etag, p->size);
         if (up->crc32 || p->crc_sent)
-            mock_buf_printf(&x, "<ChecksumCRC32>%s</ChecksumCRC32>", p->crc);
-        mock_buf_puts(&x, "</Part>");
+            smfw_buf_printf(&x, "<ChecksumCRC32>%s</ChecksumCRC32>", p->crc);
+        smfw_buf_puts(&x, "</Part>");
     }
-    mock_buf_puts(&x, "</ListPartsResult>");
+    smfw_buf_puts(&x, "</ListPartsResult>");
     xml_reply(req, &x, NULL);
 }
 
 static void list_uploads(mock_s3_uploads *u, mock_request *req, const char *bucket) {
     char prefix[1100] = "";
     mock_form_get(req->query, "prefix", prefix, sizeof prefix);
-    mock_buf x = {0};
+    smfw_buf x = {0};
     xml_head(&x, "ListMultipartUploadsResult");
     xml_elem(&x, "Bucket", bucket);
-    mock_buf_puts(&x, "<KeyMarker></KeyMarker><UploadIdMarker></UploadIdMarker>");
+    smfw_buf_puts(&x, "<KeyMarker></KeyMarker><UploadIdMarker></UploadIdMarker>");
     xml_elem(&x, "Prefix", prefix);
-    mock_buf_printf(&x, "<MaxUploads>%d</MaxUploads><IsTruncated>false</IsTruncated>",
+    smfw_buf_printf(&x, "<MaxUploads>%d</MaxUploads><IsTruncated>false</IsTruncated>",
                     MOCK_S3_MAX_UPLOADS);
     for (size_t i = 0; i < u->count; i++) {
         const mpu_upload *up = &u->items[i];
@@ -580,14 +580,14 @@ static void list_uploads(mock_s3_uploads *u, mock_request *req, const char *buck
             continue;
         char when[32];
         mock_iso8601(up->initiated, when, 1);
-        mock_buf_puts(&x, "<Upload>");
+        smfw_buf_puts(&x, "<Upload>");
         xml_elem(&x, "Key", up->key);
         xml_elem(&x, "UploadId", up->id);
-        mock_buf_printf(&x, "<Initiated>%s</Initiated><StorageClass>STANDARD</StorageClass>", when);
-        if (up->crc32) mock_buf_puts(&x, "<ChecksumAlgorithm>CRC32</ChecksumAlgorithm>");
-        mock_buf_puts(&x, "</Upload>");
+        smfw_buf_printf(&x, "<Initiated>%s</Initiated><StorageClass>STANDARD</StorageClass>", when);
+        if (up->crc32) smfw_buf_puts(&x, "<ChecksumAlgorithm>CRC32</ChecksumAlgorithm>");
+        smfw_buf_puts(&x, "</Upload>");
     }
-    mock_buf_puts(&x, "</ListMultipartUploadsResult>");
+    smfw_buf_puts(&x, "</ListMultipartUploadsResult>");
     xml_reply(req, &x, NULL);
 }
 

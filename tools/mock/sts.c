@@ -7,17 +7,17 @@
 void mock_sts_handle(mock_server *srv, mock_request *req) {
     char rid[37];
     mock_new_request_id(rid);
-    mock_buf x = {0};
-    mock_buf_puts(&x,
+    smfw_buf x = {0};
+    smfw_buf_puts(&x,
                   "<GetCallerIdentityResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\">"
                   "<GetCallerIdentityResult><Arn>arn:aws:iam::");
-    mock_buf_xml(&x, srv->opt.account_id);
-    mock_buf_puts(&x, ":user/smfw-mock</Arn><UserId>");
+    mock_xml_append(&x, srv->opt.account_id);
+    smfw_buf_puts(&x, ":user/smfw-mock</Arn><UserId>");
     /* A user id looks like the access key's unique id: AIDA + 17 characters. */
-    mock_buf_puts(&x, "AIDASMFWMOCKUSER00001");
-    mock_buf_puts(&x, "</UserId><Account>");
-    mock_buf_xml(&x, srv->opt.account_id);
-    mock_buf_printf(&x,
+    smfw_buf_puts(&x, "AIDASMFWMOCKUSER00001");
+    smfw_buf_puts(&x, "</UserId><Account>");
+    mock_xml_append(&x, srv->opt.account_id);
+    smfw_buf_printf(&x,
                     "</Account></GetCallerIdentityResult><ResponseMetadata><RequestId>%s"
                     "</RequestId></ResponseMetadata></GetCallerIdentityResponse>",
                     rid);
@@ -25,6 +25,6 @@ void mock_sts_handle(mock_server *srv, mock_request *req) {
     snprintf(rid_h, sizeof rid_h, "x-amzn-RequestId: %s", rid);
     const char *h[] = {"Content-Type: text/xml", rid_h, NULL};
     mock_respond(req, 200, h, x.data, x.len);
-    mock_buf_free(&x);
+    smfw_buf_free(&x);
     mock_request_finish(req);
 }

@@ -1,6 +1,6 @@
 /*
  * util.c - small helpers shared by the mock's modules: a seedable RNG, a
- * growable buffer, URI/form decoding, time formats, ids, name checks.
+ * buffer's XML escaping, URI/form decoding, time formats, ids, name checks.
  */
 #include "mock.h"
 
@@ -35,72 +35,28 @@ double mock_rng_normal(mock_rng *r, double mean, double stddev) {
     return mean + stddev * sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
 
-void mock_buf_add(mock_buf *b, const void *data, size_t len) {
-    if (b->len + len + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + len + 1) cap *= 2;
-        char *p = realloc(b->data, cap);
-        if (!p) abort();
-        b->data = p;
-        b->cap = cap;
-    }
-    if (len) memcpy(b->data + b->len, data, len);
-    b->len += len;
-    b->data[b->len] = '\0';
-}
-
-void mock_buf_puts(mock_buf *b, const char *s) {
-    mock_buf_add(b, s, strlen(s));
-}
-
-void mock_buf_printf(mock_buf *b, const char *fmt, ...) {
-    char small[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    if ((size_t)n < sizeof small) {
-        mock_buf_add(b, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) abort();
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    mock_buf_add(b, big, (size_t)n);
-    free(big);
-}
-
-void mock_buf_xml(mock_buf *b, const char *s) {
+void mock_xml_append(smfw_buf *b, const char *s) {
     for (; *s; s++) {
         switch (*s) {
         case '&':
-            mock_buf_puts(b, "&amp;");
+            smfw_buf_puts(b, "&amp;");
             break;
         case '<':
-            mock_buf_puts(b, "&lt;");
+            smfw_buf_puts(b, "&lt;");
             break;
         case '>':
-            mock_buf_puts(b, "&gt;");
+            smfw_buf_puts(b, "&gt;");
             break;
         case '"':
-            mock_buf_puts(b, "&quot;");
+            smfw_buf_puts(b, "&quot;");
             break;
         case '\'':
-            mock_buf_puts(b, "&apos;");
+            smfw_buf_puts(b, "&apos;");
             break;
         default:
-            mock_buf_add(b, s, 1);
+            smfw_buf_append(b, s, 1);
         }
     }
-}
-
-void mock_buf_free(mock_buf *b) {
-    free(b->data);
-    b->data = NULL;
-    b->len = b->cap = 0;
 }
 
 static int hexval(int c) {

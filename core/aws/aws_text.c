@@ -1,5 +1,5 @@
-/* aws_buf.c - URI encoding for the AWS layer (the buffer itself is smfw_buf). */
-#include "aws/aws_buf.h"
+/* aws_text.c - URI percent-coding onto an smfw_buf, and a bounded copy, for the AWS layer. */
+#include "aws/aws_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,9 +10,9 @@ static int is_unreserved(unsigned char c) {
            c == '_' || c == '.' || c == '~';
 }
 
-void aws_buf_uri_encode(aws_buf *b, const char *s, size_t len, int keep_slash) {
+void aws_uri_encode(smfw_buf *b, const char *s, size_t len, int keep_slash) {
     static const char hex[] = "0123456789ABCDEF";
-    if (aws_buf_reserve(b, len * 3) != 0) return;
+    if (smfw_buf_reserve(b, len * 3) != 0) return;
     char *o = b->data + b->len;
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
@@ -35,8 +35,8 @@ static int hexval(char c) {
     return -1;
 }
 
-void aws_buf_uri_decode(aws_buf *b, const char *s, size_t len) {
-    if (aws_buf_reserve(b, len) != 0) return;
+void aws_uri_decode(smfw_buf *b, const char *s, size_t len) {
+    if (smfw_buf_reserve(b, len) != 0) return;
     char *o = b->data + b->len;
     for (size_t i = 0; i < len; i++) {
         int hi, lo;
