@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -150,13 +151,27 @@ static void mirror_free(smfw_results_s3_mirror *m) {
     free(m);
 }
 
+/* [smfw] s3_chunk_interval and s3_chunk_records, bound by declaration. */
+typedef struct mirror_chunking {
+    double interval_s;
+    int64_t records;
+} mirror_chunking;
+
+static const smfw_setting_binding chunk_bindings[] = {
+    {NULL, "s3_chunk_interval", SMFW_BIND_DURATION, offsetof(mirror_chunking, interval_s), 0},
+    {NULL, "s3_chunk_records", SMFW_BIND_INT64, offsetof(mirror_chunking, records), 0},
+    SMFW_BINDINGS_END};
+
 smfw_status smfw_results_s3_mirror_start(const smfw_config *cfg, const char *uri,
                                          const char *local_dir, smfw_results_s3_mirror **out,
                                          smfw_error *err) {
     *out = NULL;
-    const smfw_settings *prog = smfw_config_section(cfg, "smfw");
-    double interval_s = smfw_settings_get_duration(prog, "s3_chunk_interval", 10);
-    long chunk_records = (long)smfw_settings_get_int(prog, "s3_chunk_records", 0);
+    mirror_chunking chunk = {0, 0};
+    smfw_status bst =
+        smfw_settings_bind(smfw_config_section(cfg, "smfw"), chunk_bindings, &chunk, err);
+    if (bst != SMFW_OK) return bst;
+    double interval_s = chunk.interval_s;
+    long chunk_records = (long)chunk.records;
     if (!(interval_s > 0))
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "[smfw] s3_chunk_interval must be above 0 (e.g. 10s)");

@@ -34,7 +34,11 @@ static smfw_status custom_open(const smfw_settings *settings, const smfw_dataset
                               "[dataset.custom] format: unknown format \"%s\" (auto, single_turn, "
                               "multi_turn, mooncake_trace)",
                               format);
-    o.block_tokens = settings ? smfw_settings_get_int(settings, "block_size", 512) : 512;
+    const smfw_setting_binding block[] = {
+        {NULL, "block_size", SMFW_BIND_INT64, offsetof(smfw_jsonl_options, block_tokens), 0},
+        SMFW_BINDINGS_END};
+    smfw_status bst = smfw_settings_bind(settings, block, &o, err);
+    if (bst != SMFW_OK) return bst;
     if (o.block_tokens < 1)
         return smfw_error_set(err, SMFW_ERR_CONFIG, "[dataset.custom] block_size must be >= 1");
     char corpus[1024];

@@ -72,7 +72,14 @@ static smfw_status public_open(const smfw_settings *settings, const smfw_dataset
         snprintf(c->path, sizeof c->path, "%s/%s", cache_dir ? cache_dir : ".", name);
         struct stat sb;
         if (stat(c->path, &sb) != 0) {
-            if (settings && !smfw_settings_get_bool(settings, "download", 1)) {
+            struct {
+                int download;
+            } want = {1};
+            const smfw_setting_binding dl[] = {
+                {NULL, "download", SMFW_BIND_BOOL, 0, 0}, /* declared "true" */
+                SMFW_BINDINGS_END};
+            if (settings) (void)smfw_settings_bind(settings, dl, &want, NULL);
+            if (!want.download) {
                 st = smfw_error_set(err, SMFW_ERR_CONFIG,
                                     "the ShareGPT file %s is not cached and downloads are off "
                                     "([dataset.public] download = false); pass --dataset-file",

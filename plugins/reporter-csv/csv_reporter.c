@@ -8,6 +8,7 @@
  * smfw-only metrics (schedule lag...) are not written here; they are in the
  * JSON's "smfw" object.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,10 +100,18 @@ static smfw_status csv_reporter_render(const smfw_results *r, int sum_column, sm
     return SMFW_OK;
 }
 
+/* [reporter.csv], bound by declaration (the defaults live in its declarations). */
+static const smfw_setting_binding csv_bindings[] = {
+    {NULL, "sum_column", SMFW_BIND_BOOL, offsetof(csv_reporter, sum_column), 0}, SMFW_BINDINGS_END};
+
 static smfw_status csv_reporter_create(const smfw_settings *settings, void **ctx, smfw_error *err) {
     csv_reporter *self = calloc(1, sizeof *self);
     if (!self) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
-    self->sum_column = settings ? smfw_settings_get_bool(settings, "sum_column", 1) : 1;
+    smfw_status st = smfw_settings_bind(settings, csv_bindings, self, err);
+    if (st != SMFW_OK) {
+        free(self);
+        return st;
+    }
     *ctx = self;
     return SMFW_OK;
 }

@@ -11,6 +11,7 @@
  * Works for managed bundles too: the per-request charts come from
  * profile_export.jsonl and the CDFs fall back to the summary's percentiles.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,12 +398,21 @@ static smfw_status html_reporter_render(const html_reporter *self, const smfw_re
     return SMFW_OK;
 }
 
+/* [reporter.html], bound by declaration (the defaults are html_settings'). */
+static const smfw_setting_binding html_bindings[] = {
+    {NULL, "max_points", SMFW_BIND_INT64, offsetof(html_reporter, max_points), 0},
+    {NULL, "sweep", SMFW_BIND_BOOL, offsetof(html_reporter, sweep), 0},
+    SMFW_BINDINGS_END};
+
 static smfw_status html_reporter_create(const smfw_settings *settings, void **ctx,
                                         smfw_error *err) {
     html_reporter *self = calloc(1, sizeof *self);
     if (!self) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
-    self->max_points = settings ? smfw_settings_get_int(settings, "max_points", 2000) : 2000;
-    self->sweep = settings ? smfw_settings_get_bool(settings, "sweep", 1) : 1;
+    smfw_status st = smfw_settings_bind(settings, html_bindings, self, err);
+    if (st != SMFW_OK) {
+        free(self);
+        return st;
+    }
     *ctx = self;
     return SMFW_OK;
 }

@@ -7,6 +7,7 @@
  * classes, schedule-lag statistics...) go into one "smfw" object at the end,
  * which AIPerf readers ignore.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,11 +241,19 @@ static smfw_status json_reporter_render(const smfw_results *r, int count_sum, sm
     return SMFW_OK;
 }
 
+/* [reporter.json], bound by declaration (the defaults live in its declarations). */
+static const smfw_setting_binding json_bindings[] = {
+    {NULL, "count_sum", SMFW_BIND_BOOL, offsetof(json_reporter, count_sum), 0}, SMFW_BINDINGS_END};
+
 static smfw_status json_reporter_create(const smfw_settings *settings, void **ctx,
                                         smfw_error *err) {
     json_reporter *self = calloc(1, sizeof *self);
     if (!self) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
-    self->count_sum = settings ? smfw_settings_get_bool(settings, "count_sum", 1) : 1;
+    smfw_status st = smfw_settings_bind(settings, json_bindings, self, err);
+    if (st != SMFW_OK) {
+        free(self);
+        return st;
+    }
     *ctx = self;
     return SMFW_OK;
 }

@@ -4,6 +4,7 @@
  * the headline table, errors by class, the validity verdict and the files of
  * the result folder. Tables are padded so they line up as plain text too.
  */
+#include <stddef.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,13 +307,21 @@ static smfw_status markdown_reporter_render(const markdown_reporter *self, const
     return SMFW_OK;
 }
 
+/* [reporter.markdown], bound by declaration (the defaults live in its declarations). */
+static const smfw_setting_binding markdown_bindings[] = {
+    {NULL, "max_error_rows", SMFW_BIND_INT, offsetof(markdown_reporter, max_error_rows), 0},
+    SMFW_BINDINGS_END};
+
 static smfw_status markdown_reporter_create(const smfw_settings *settings, void **ctx,
                                             smfw_error *err) {
     markdown_reporter *self = calloc(1, sizeof *self);
     if (!self) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     self->settings = settings;
-    self->max_error_rows =
-        settings ? (int)smfw_settings_get_int(settings, "max_error_rows", 10) : 10;
+    smfw_status st = smfw_settings_bind(settings, markdown_bindings, self, err);
+    if (st != SMFW_OK) {
+        free(self);
+        return st;
+    }
     if (self->max_error_rows < 0) self->max_error_rows = 0;
     *ctx = self;
     return SMFW_OK;

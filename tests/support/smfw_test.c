@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <smfw/app.h>
+
 #include "smfw_test.h"
 
 const char *smfw_test_data(const char *relative) {
@@ -58,4 +60,19 @@ int smfw_test_write_file(const char *path, const char *content) {
 double smfw_test_reldiff(double a, double b) {
     double m = fmax(fmax(fabs(a), fabs(b)), 1e-300);
     return fabs(a - b) / m;
+}
+
+const struct smfw_settings *smfw_test_plugin_settings(const char *section) {
+    static smfw_registry *reg;
+    static smfw_config *cfg;
+    smfw_error err;
+    if (!cfg) {
+        const char *dirs[] = {SMFW_BUILD_PLUGIN_DIR};
+        if (smfw_registry_load(dirs, 1, &reg, &err) != SMFW_OK ||
+            smfw_config_new(reg, &cfg, &err) != SMFW_OK) {
+            fprintf(stderr, "smfw_test_plugin_settings: %s\n", err.message);
+            return NULL;
+        }
+    }
+    return smfw_config_section(cfg, section);
 }

@@ -14,6 +14,11 @@ void smfw_test_rmtree(const char *path);
 char *smfw_test_read_file(const char *path, size_t *len);
 /* Write a file; returns 0 on success. */
 int smfw_test_write_file(const char *path, const char *content);
+/* The settings view of a built plugin's section ("reporter.html"), from a configuration with
+   every plugin of the build folder declared and nothing set: what a plugin's create() gets
+   from the core when no option is given. Valid until the program ends. */
+struct smfw_settings;
+const struct smfw_settings *smfw_test_plugin_settings(const char *section);
 /* Relative difference |a-b|/max(|a|,|b|,1e-300). */
 double smfw_test_reldiff(double a, double b);
 

@@ -190,7 +190,8 @@ START_TEST(writes_report_file) {
     void *ctx = NULL;
     smfw_error err;
     smfw_error_clear(&err);
-    ck_assert_int_eq(html_reporter_ops.create(NULL, &ctx, &err), SMFW_OK);
+    ck_assert_int_eq(
+        html_reporter_ops.create(smfw_test_plugin_settings("reporter.html"), &ctx, &err), SMFW_OK);
     ck_assert_int_eq(html_reporter_ops.write(ctx, r, dir, &err), SMFW_OK);
     char path[4096];
     snprintf(path, sizeof path, "%s/report.html", dir);

@@ -461,7 +461,8 @@ START_TEST(write_errors_name_the_file) {
     void *ctx = NULL;
     smfw_error err;
     smfw_error_clear(&err);
-    ck_assert_int_eq(json_reporter_ops.create(NULL, &ctx, &err), SMFW_OK);
+    ck_assert_int_eq(
+        json_reporter_ops.create(smfw_test_plugin_settings("reporter.json"), &ctx, &err), SMFW_OK);
     /* A folder that does not exist. */
     ck_assert_int_eq(json_reporter_ops.write(ctx, r, "/nonexistent/smfw-out", &err), SMFW_ERR_IO);
     ck_assert_msg(strstr(err.message, "/nonexistent/smfw-out/profile_export_aiperf.json") != NULL,
