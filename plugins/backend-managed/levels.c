@@ -149,7 +149,13 @@ smfw_status managed_levels_report(const smfw_bundle_run *runs, size_t n, const s
     const smfw_settings *mine = smfw_config_section(cfg, "backend.managed");
     const char *const *sla;
     size_t n_sla = mine ? smfw_settings_get_list(mine, "sla", &sla) : 0;
-    double attainment = mine ? smfw_settings_get_double(mine, "sla_attainment", 0.9) : 0.9;
+    double attainment = 0; /* declared 0.9 */
+    const smfw_setting_binding att[] = {{NULL, "sla_attainment", SMFW_BIND_DOUBLE, 0, 0},
+                                        SMFW_BINDINGS_END};
+    if (mine) {
+        smfw_status bst = smfw_settings_bind(mine, att, &attainment, err);
+        if (bst != SMFW_OK) return bst;
+    }
     /* The program's registry when the core handed it over (it knows --plugin-path), else
      * one loaded here. */
     smfw_registry *own = registry ? NULL : reporter_registry(cfg);
