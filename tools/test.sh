@@ -30,6 +30,10 @@ if [ -n "$unformatted" ]; then
   echo "not formatted (run clang-format -i on them):"; echo "$unformatted"; exit 1
 fi
 echo "format: 1 passed, 0 failed"
+# A merge's conflict markers committed by mistake (docs are not compiled, so nothing else sees them).
+if git grep -n -E '^(<<<<<<<|>>>>>>>) |^=======$' -- . ':!tests/data' 2>/dev/null; then
+  echo "conflict markers in the files above"; exit 1
+fi
 
 echo "== architecture rules (docs/architecture.md) =="
 bash tools/check_architecture.sh
