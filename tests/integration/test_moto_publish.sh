@@ -11,7 +11,9 @@
 #     through CustomerMetadataPropertiesToRemove, the numbers are the new run's.
 #  3. read back: --read of the group finds its last Approved version (a newer
 #     pending one is passed over); the folder --save writes is a result folder
-#     `smfw results` and `smfw compare` read.
+#     `smfw results` and `smfw compare` read; `smfw results --model-package` and
+#     `smfw compare GROUP_ARN NEW` (the nightly gate: exit 4 on a slower run) read
+#     through it.
 #  4. limits: a version with 30 keys of its own is refused (27 + 30 > 50) with
 #     nothing sent; a report URI SageMaker would refuse is a usage error.
 #  5. the same as endpoint tags: AddTags, DeleteTags of the stale key, ListTags.
@@ -125,6 +127,22 @@ assert len(rows) == 8, rows  # compare's defaults, every one read back from the 
 assert all(r["base"] is not None and abs(r["delta"]) < 1e-9 for r in rows.values()), rows
 print("compare: read-back base vs the published run: %d rows, no deltas" % len(rows))
 PY
+
+# The same through the program: `results --model-package` and a compare baseline ARN.
+"$SMFW" results --model-package "$GROUP_ARN" -o viaresults >mp.out 2>mp.err ||
+    fail "smfw results --model-package" mp.out mp.err
+grep -q "Results (viaresults)" mp.out || fail "results --model-package did not show the folder" mp.out
+cmp <("$SMFW_PYTHON" -m json.tool base/published.json) <("$SMFW_PYTHON" -m json.tool viaresults/published.json) ||
+    fail "results --model-package read other keys than --read"
+"$SMFW" compare "$GROUP_ARN" "$RUN2" >gate-same.out 2>gate-same.err ||
+    fail "compare against the last Approved version: exit $?" gate-same.out gate-same.err
+grep -q "$GROUP_ARN" gate-same.out || fail "compare does not name the baseline ARN" gate-same.out
+set +e
+"$SMFW" compare "$GROUP_ARN" "$RUN1" >gate.out 2>gate.err
+rc=$?
+set -e
+[ "$rc" -eq 4 ] || fail "a slower run against the last Approved version: exit $rc, not 4" gate.out gate.err
+echo "nightly gate: the published run passes against the last Approved version, a slower one exits 4"
 
 # ---- 4. limits -----------------------------------------------------------------------------
 n_updates=$(grep -c '"SageMaker.UpdateModelPackage"' proxy.log)
