@@ -371,6 +371,6 @@ const smfw_command_def aws_command_publish = {
     "the endpoint (AddTags, then DeleteTags for stale smfw keys). --read prints them and, with\n"
     "--save DIR, writes a result folder; `smfw results --model-package ARN` and\n"
     "`smfw compare ARN NEW_DIR` read through it, a group ARN meaning its last Approved version\n"
-    "(the nightly regression gate). The key scheme is in docs/aws.md.",
+    "(the nightly regression gate). The key scheme is in docs/capacity.md.",
     publish_options,
     publish_main};

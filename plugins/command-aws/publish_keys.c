@@ -1,6 +1,6 @@
 /*
  * publish_keys.c - a run's headline numbers as "smfw:" key/values and back
- * (see publish_keys.h; the scheme is documented in docs/aws.md).
+ * (see publish_keys.h; the scheme is documented in docs/capacity.md).
  */
 #include <errno.h>
 #include <math.h>

@@ -3,7 +3,7 @@
  * as flat key/value strings under the prefix "smfw:", within the limits that
  * SageMaker's CustomerMetadataProperties and resource tags share (keys 1-128
  * and values 1-256 characters of [\p{L}\p{Z}\p{N}_.:/=+\-@]; 50 entries).
- * docs/aws.md ("Publishing results") documents the keys.
+ * docs/capacity.md ("smfw publish") documents the keys.
  */
 #ifndef SMFW_COMMAND_AWS_PUBLISH_KEYS_H
 #define SMFW_COMMAND_AWS_PUBLISH_KEYS_H
