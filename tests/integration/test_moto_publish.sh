@@ -154,13 +154,16 @@ rc2=$?
 "$SMFW" publish "$RUN1" --model-package "$GROUP_ARN" >grp.out 2>grp.err
 rc3=$?
 set -e
+"$SMFW" publish "$RUN1" --model-package "$V1" --dry-run >dry.out 2>dry.err || fail "--dry-run" dry.out dry.err
+grep -q '^UpdateModelPackage {"ModelPackageArn": *"'"$V1"'"' dry.out && grep -q "^would publish" dry.out ||
+    fail "--dry-run did not print the update" dry.out
 [ "$rc" -eq 1 ] || fail "30 own keys + ours: exit $rc, not 1" full.err
 grep -qE "$V2 has 30 keys of its own and smfw publishes [0-9]+; SageMaker allows 50 in all: remove [0-9]+ of yours first" full.err ||
     fail "the 50-entry limit message" full.err
 [ "$rc2" -eq 1 ] && grep -q "report-uri \"s3://smfw-reports/a?b\" has '?'" bad.err || fail "a bad --report-uri (exit $rc2)" bad.err
 [ "$rc3" -eq 1 ] && grep -q "that is a group" grp.err || fail "a group ARN to publish to (exit $rc3)" grp.err
 [ "$(grep -c '"SageMaker.UpdateModelPackage"' proxy.log)" -eq "$n_updates" ] || fail "a refused publish sent an update" proxy.log
-echo "limits: 30 + 27 keys refused, '?' in the report URI refused, a group ARN refused; nothing sent"
+echo "limits: 30 + 27 keys refused, '?' in the report URI refused, a group ARN refused; nothing sent (nor by --dry-run)"
 
 # ---- 5. endpoint tags ----------------------------------------------------------------------
 boto '
