@@ -149,7 +149,9 @@ static smfw_status publish_package(smfw_aws_client *c, const publish_args *a,
         for (size_t i = 0; i < keys->n; i++)
             smfw_publish_set_put(send, keys->e[i].key, keys->e[i].value);
         n_remove = stale_keys(have, keys, remove);
-        if (a->dry_run) {
+        if (send->n != theirs + keys->n) /* a put failed: never send a map short of a key */
+            st = smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+        else if (a->dry_run) {
             char *body = smfw_mr_update_request(a->package, send, remove, n_remove);
             fprintf(out, "UpdateModelPackage %s\n", body ? body : "(out of memory)");
             free(body);
