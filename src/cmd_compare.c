@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <smfw/archive.h>
 #include <smfw/compare.h>
 #include <smfw/log.h>
 
@@ -99,10 +101,13 @@ static int compare_main(int argc, char **argv) {
     compare_args a;
     memset(&a, 0, sizeof a);
     a.max_regression_pct = 10.0;
+    /* The plugins are loaded only to read an ARN (through the `publish` command). */
+    int need_plugins = 0;
+    for (int i = 1; i < argc; i++) need_plugins |= smfw_cli_is_published_arn(argv[i]);
     smfw_cli cli;
     int rc = smfw_cli_setup(&smfw_command_compare, argc, argv, compare_options,
                             sizeof compare_options / sizeof compare_options[0], compare_option, &a,
-                            0, &cli);
+                            need_plugins, &cli);
     if (rc >= 0) {
         free(a.metrics);
         smfw_cli_cleanup(&cli);
@@ -121,9 +126,27 @@ static int compare_main(int argc, char **argv) {
     smfw_error err;
     smfw_error_clear(&err);
     rc = 1;
+    /* An ARN (a model package version, its group's last Approved version, an endpoint) is
+     * the numbers `smfw publish` stored there, read into a scratch folder. */
+    char scratch[2][4096] = {"", ""};
+    const char *dirs[2] = {base_dir, new_dir};
+    for (int i = 0; i < 2; i++) {
+        if (!smfw_cli_is_published_arn(dirs[i])) continue;
+        const char *tmp = getenv("TMPDIR");
+        snprintf(scratch[i], sizeof scratch[i], "%s/smfw-compare-XXXXXX",
+                 tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(scratch[i])) {
+            smfw_log(SMFW_LOG_ERROR, NULL, "cannot create %s: %s", scratch[i], strerror(errno));
+            scratch[i][0] = '\0';
+            goto done;
+        }
+        if ((rc = smfw_cli_fetch_published(&cli, dirs[i], scratch[i])) != 0) goto done;
+        rc = 1;
+        dirs[i] = scratch[i];
+    }
     if (!base || !cur) goto done;
-    if (smfw_results_load_dir(base, base_dir, &err) != SMFW_OK ||
-        smfw_results_load_dir(cur, new_dir, &err) != SMFW_OK) {
+    if (smfw_results_load_dir(base, dirs[0], &err) != SMFW_OK ||
+        smfw_results_load_dir(cur, dirs[1], &err) != SMFW_OK) {
         smfw_log(SMFW_LOG_ERROR, NULL, "%s", err.message);
         goto done;
     }
@@ -160,6 +183,11 @@ static int compare_main(int argc, char **argv) {
     else
         rc = res->regressions ? smfw_status_exit_code(SMFW_ERR_REGRESSION) : 0;
 done:
+    for (int i = 0; i < 2; i++)
+        if (scratch[i][0]) {
+            smfw_error ignored;
+            smfw_remove_tree(scratch[i], &ignored);
+        }
     smfw_compare_result_free(res);
     smfw_results_free(base);
     smfw_results_free(cur);
@@ -170,9 +198,11 @@ done:
 
 const smfw_command smfw_command_compare = {
     "compare", "compare two result folders; exit 4 when a metric regressed",
-    "Usage: smfw compare BASE_DIR NEW_DIR [--max-regression PCT] [--metrics LIST]\n"
+    "Usage: smfw compare BASE NEW [--max-regression PCT] [--metrics LIST]\n"
     "                    [--format markdown|json] [-o DIR]\n\n"
-    "Compares two result folders (a direct run, a managed AIPerf bundle, or one of each):\n"
+    "Compares two result folders (a direct run, a managed AIPerf bundle, or one of each;\n"
+    "either may be an ARN whose numbers `smfw publish` stored: a model package version, a\n"
+    "model package group - its last Approved version - or an endpoint):\n"
     "for every chosen metric the base and new values, the delta and the delta in percent,\n"
     "judged by direction (higher is better for throughputs, lower for latencies and errors).\n"
     "Exits 4 when any metric is worse by more than --max-regression (or vanished from the\n"

@@ -34,6 +34,7 @@ typedef struct results_opts {
     const char *job;
     const char *s3;
     const char *local;
+    const char *model_package;
     int report;
     char *report_list; /* --report=LIST */
 } results_opts;
@@ -46,6 +47,8 @@ static int results_on_option(void *user, const char *name, const char *value) {
         o->s3 = value;
     else if (strcmp(name, "local") == 0)
         o->local = value;
+    else if (strcmp(name, "model-package") == 0)
+        o->model_package = value;
     else if (strcmp(name, "report") == 0) {
         o->report = 1;
         if (value && *value) {
@@ -590,6 +593,9 @@ static int results_main(int argc, char **argv) {
          "a run folder smfw wrote to S3, a bundle tarball, or the S3 prefix holding one"},
         {"local", required_argument, 0, "DIR",
          "a local bundle, direct-run output or concurrency-list bundle (works offline)"},
+        {"model-package", required_argument, 0, "ARN",
+         "results `smfw publish` stored with a model package version (a group: its last "
+         "Approved version) or an endpoint"},
         {"report", optional_argument, 0, "[=LIST]",
          "also run the reporters (smfw.report, or LIST) into the output folder"},
     };
@@ -604,7 +610,7 @@ static int results_main(int argc, char **argv) {
         return rc;
     }
     if (o.report && !o.report_list) take_report_list(&cli, &o);
-    if (cli.n_positional == 1 && !o.local && !o.job && !o.s3)
+    if (cli.n_positional == 1 && !o.local && !o.job && !o.s3 && !o.model_package)
         o.local = cli.positional[0];
     else if (cli.n_positional) {
         smfw_log(SMFW_LOG_ERROR, NULL, "unexpected argument \"%s\" (see `smfw results --help`)",
@@ -613,8 +619,8 @@ static int results_main(int argc, char **argv) {
         smfw_cli_cleanup(&cli);
         return 1;
     }
-    if (!!o.local + !!o.job + !!o.s3 > 1) {
-        smfw_log(SMFW_LOG_ERROR, NULL, "give one of --job, --s3 and --local");
+    if (!!o.local + !!o.job + !!o.s3 + !!o.model_package > 1) {
+        smfw_log(SMFW_LOG_ERROR, NULL, "give one of --job, --s3, --local and --model-package");
         free(o.report_list);
         smfw_cli_cleanup(&cli);
         return 1;
@@ -624,7 +630,29 @@ static int results_main(int argc, char **argv) {
     char *fetched = NULL;
     char job[256] = "";
     const char *dir = o.local;
-    if (!dir) {
+    if (o.model_package) {
+        /* Read through the plugin command into a folder of its own, then shown as --local. */
+        const smfw_settings *prog = smfw_config_section(cli.cfg, "smfw");
+        const char *leaf = strrchr(o.model_package, '/');
+        char name[300];
+        snprintf(name, sizeof name, "published-%s", leaf && leaf[1] ? leaf + 1 : "model");
+        smfw_path_component_sanitize(name);
+        smfw_status st = smfw_output_dir_create(smfw_settings_get(prog, "results_dir"), name,
+                                                smfw_settings_get(prog, "output"), &fetched, &err);
+        if (st != SMFW_OK)
+            rc = smfw_cli_fail(&err);
+        else if ((rc = smfw_cli_fetch_published(&cli, o.model_package, fetched)) != 0) {
+            smfw_error ignored;
+            smfw_remove_tree(fetched, &ignored);
+        }
+        if (rc != 0) {
+            free(fetched);
+            free(o.report_list);
+            smfw_cli_cleanup(&cli);
+            return rc;
+        }
+        dir = fetched;
+    } else if (!dir) {
         smfw_status st = fetch_remote(cli.cfg, &o, &fetched, job, sizeof job, &err);
         if (st != SMFW_OK) {
             rc = smfw_cli_fail(&err);
@@ -764,7 +792,8 @@ static int results_main(int argc, char **argv) {
 
 const smfw_command smfw_command_results = {
     "results", "present a finished run: bundle files, headline numbers, validity",
-    "Usage: smfw results [--job NAME | --s3 S3URI | --local DIR] [--report[=LIST]] [options]\n\n"
+    "Usage: smfw results [--job NAME | --s3 S3URI | --local DIR | --model-package ARN]\n"
+    "                    [--report[=LIST]] [options]\n\n"
     "Presents a finished benchmark: the bundle's files with a note for each known one, then\n"
     "the run's summary as `smfw run` prints it: TTFT, ITL, request latency, per-user\n"
     "throughput and sequence lengths (avg/p50/p90/p99), throughputs, request and error\n"
@@ -775,6 +804,8 @@ const smfw_command smfw_command_results = {
     "ETag and the job's ARN are the same). --s3 also reads a run folder smfw wrote to S3\n"
     "(`smfw run -o s3://...`, `smfw merge -o s3://...`); a prefix holding a run's shards is\n"
     "refused: merge them first (`smfw merge s3://... -o s3://...`). Without a source\n"
-    "the newest benchmark job of the account and region is shown. Exit 3 when a run failed\n"
-    "its validity gate.",
+    "the newest benchmark job of the account and region is shown. --model-package ARN reads\n"
+    "the headline numbers `smfw publish` stored on a model package version (a group ARN: its\n"
+    "last Approved version; an endpoint ARN: its tags) into a result folder first. Exit 3\n"
+    "when a run failed its validity gate.",
     results_main};

@@ -114,6 +114,17 @@ int smfw_cli_run_command(const smfw_cli *cli, const char *name, const smfw_comma
 /** The "Plugin commands:" part of `smfw help` (nothing when there are none). */
 void smfw_plugin_commands_list(FILE *out, int argc, char **argv);
 
+/** 1 when a results source given on the command line is an ARN (read by `smfw publish`). */
+int smfw_cli_is_published_arn(const char *text);
+
+/**
+ * Results published with a model (`smfw publish --read ARN --save DIR`): a
+ * model package version, a group (its last Approved version) or an
+ * endpoint's tags, written as a result folder into dir. Returns the exit
+ * code; 1 when no loaded plugin provides the `publish` command.
+ */
+int smfw_cli_fetch_published(const smfw_cli *cli, const char *arn, const char *dir);
+
 /**
  * `--cloudwatch` on run and sweep. The check (before the benchmark) fails
  * with exit code 1 when no plugin provides the `cloudwatch` command. After
