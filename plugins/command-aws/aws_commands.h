@@ -7,4 +7,7 @@
 /** `smfw cloudwatch` (cmd_cloudwatch.c). */
 extern const smfw_command_def aws_command_cloudwatch;
 
+/** `smfw autoscaling` (cmd_autoscaling.c). */
+extern const smfw_command_def aws_command_autoscaling;
+
 #endif
