@@ -22,6 +22,8 @@ typedef struct aas_target {
     const char *metric;     /**< the predefined metric of its target-tracking policy */
     const char *unit;       /**< "instance" or "copy", for sentences */
     int component;          /**< 1 for an inference component */
+    char name[256];         /**< the endpoint's or the component's name */
+    char variant[256];      /**< the variant ("" for a component) */
 } aas_target;
 
 /** Fill a target from an endpoint and variant, or an inference component (which wins).
@@ -83,6 +85,34 @@ smfw_status aas_delete_policy(smfw_aws_client *client, const aas_target *t, cons
 /** RegisterScalableTarget with these capacities (nothing else changed). */
 smfw_status aas_register_target(smfw_aws_client *client, const aas_target *t, int64_t min_capacity,
                                 int64_t max_capacity, smfw_error *err);
+
+/* ---- pinning the capacity for a benchmark (autoscaling_pin.c) ---- */
+
+/** What a pin did or restored, for the sentences. */
+typedef struct aas_pin_result {
+    int64_t min_before, max_before, min_after, max_after;
+    int64_t desired;   /**< the count pinned (pin) */
+    int restored;      /**< restore: 1 when a journaled pin was undone */
+    long pid;          /**< the process that pinned (restore) */
+    int64_t pinned_at; /**< Unix seconds (restore) */
+} aas_pin_result;
+
+/**
+ * Pin: the current count (DescribeEndpoint's CurrentInstanceCount, or
+ * DescribeInferenceComponent's RuntimeConfig.CurrentCopyCount), the target's
+ * MinCapacity/MaxCapacity journaled at `journal_path` (durably, first), then
+ * RegisterScalableTarget with Min = Max = that count. SMFW_ERR_NOT_FOUND when the
+ * target is not registered (nothing changed).
+ */
+smfw_status aas_pin(smfw_aws_client *client, const aas_target *t, const char *region,
+                    const char *journal_path, aas_pin_result *out, smfw_error *err);
+
+/**
+ * Restore the capacities a pin journaled at `journal_path` and remove the journal;
+ * out->restored 0 when there was none.
+ */
+smfw_status aas_unpin(smfw_aws_client *client, const aas_target *t, const char *journal_path,
+                      aas_pin_result *out, smfw_error *err);
 
 /* ---- the journal ---- */
 

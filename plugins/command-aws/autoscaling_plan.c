@@ -25,12 +25,15 @@ smfw_status aas_target_set(aas_target *t, const char *endpoint, const char *vari
         t->metric = "SageMakerInferenceComponentInvocationsPerCopy";
         t->unit = "copy";
         t->component = 1;
+        snprintf(t->name, sizeof t->name, "%s", ic);
     } else if (endpoint && *endpoint) {
         n = snprintf(t->resource_id, sizeof t->resource_id, "endpoint/%s/variant/%s", endpoint,
                      variant && *variant ? variant : "AllTraffic");
         t->dimension = "sagemaker:variant:DesiredInstanceCount";
         t->metric = "SageMakerVariantInvocationsPerInstance";
         t->unit = "instance";
+        snprintf(t->name, sizeof t->name, "%s", endpoint);
+        snprintf(t->variant, sizeof t->variant, "%s", variant && *variant ? variant : "AllTraffic");
     } else {
         return smfw_error_set(err, SMFW_ERR_USAGE,
                               "name the scalable target: --endpoint NAME [--variant V] or "

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,18 +311,99 @@ done:
     return rc;
 }
 
+static void print_capacity(FILE *out, const char *what, const aas_target *t,
+                           const aas_pin_result *r) {
+    fprintf(out, "%s %s (%s): MinCapacity %lld -> %lld, MaxCapacity %lld -> %lld\n", what,
+            t->resource_id, t->dimension, (long long)r->min_before, (long long)r->min_after,
+            (long long)r->max_before, (long long)r->max_after);
+}
+
+/* pin, unpin and restore: the capacity of the target of --endpoint/--inference-component. */
+static int cmd_capacity(const smfw_command_context *ctx, const as_args *a, const char *action) {
+    aas_target t;
+    smfw_aws_client *c = NULL;
+    const char *region = NULL;
+    smfw_error err;
+    smfw_error_clear(&err);
+    char path[4096];
+    aas_pin_result r;
+    json_t *j = NULL;
+    FILE *out = ctx->verbosity >= 0 ? ctx->out : NULL;
+    int rc = resolve_target(a, NULL, &t);
+    if (!rc) rc = client_region(ctx, &c, &region);
+    if (rc) goto done;
+    if (aas_journal_path(a->journal, region, &t, "pin", path, sizeof path, &err) != SMFW_OK ||
+        aas_journal_read(path, &j, &err) != SMFW_OK) {
+        rc = fail(&err);
+        goto done;
+    }
+    int is_pin = strcmp(action, "pin") == 0;
+    if (j && strcmp(action, "unpin") != 0) {
+        /* A pin journaled by another process: stale when that process is gone. */
+        json_t *pid = json_object_get(j, "pid");
+        pid_t p = json_is_integer(pid) ? (pid_t)json_integer_value(pid) : 0;
+        if (is_pin && p > 0 && p != getpid() && (kill(p, 0) == 0 || errno == EPERM)) {
+            smfw_log(SMFW_LOG_ERROR, NULL,
+                     "%s is pinned by a running smfw (pid %ld, journal %s): benchmark it after "
+                     "that one ends, or run `smfw autoscaling restore` if it is not smfw",
+                     t.resource_id, (long)p, path);
+            rc = 1;
+            goto done;
+        }
+        if (aas_unpin(c, &t, path, &r, &err) != SMFW_OK) {
+            rc = fail(&err);
+            goto done;
+        }
+        SMFW_LOG_WARN(NULL,
+                      "%s was still pinned by an earlier smfw (pid %ld) that did not restore it; "
+                      "restored: MinCapacity %lld -> %lld, MaxCapacity %lld -> %lld",
+                      t.resource_id, r.pid, (long long)r.min_before, (long long)r.min_after,
+                      (long long)r.max_before, (long long)r.max_after);
+    } else if (strcmp(action, "restore") == 0) {
+        if (out)
+            fprintf(out, "no pin of %s in %s is journaled (%s): nothing to restore\n",
+                    t.resource_id, region, path);
+    }
+    if (is_pin) {
+        if (aas_pin(c, &t, region, path, &r, &err) != SMFW_OK) {
+            rc = fail(&err);
+            goto done;
+        }
+        if (out) {
+            print_capacity(out, "pinned", &t, &r);
+            fprintf(out, "  (the current count %lld; journaled in %s until it is restored)\n",
+                    (long long)r.desired, path);
+        }
+    } else if (strcmp(action, "unpin") == 0) {
+        if (aas_unpin(c, &t, path, &r, &err) != SMFW_OK) {
+            rc = fail(&err);
+            goto done;
+        }
+        if (!r.restored)
+            SMFW_LOG_WARN(NULL, "no pin of %s is journaled (%s): nothing to restore", t.resource_id,
+                          path);
+        else if (out)
+            print_capacity(out, "restored", &t, &r);
+    }
+done:
+    json_decref(j);
+    smfw_aws_client_free(c);
+    return rc;
+}
+
 static int autoscaling_main(const smfw_command_context *ctx, int argc, char **argv) {
-    const char *sub = argc > 1 ? argv[1] : NULL;
+    /* Another command (run/sweep --pin-capacity) names the action as an option. */
+    const char *sub = argc > 1 ? argv[1] : smfw_command_get(ctx, "action");
     as_args a;
     if (!sub) {
-        smfw_log(
-            SMFW_LOG_ERROR, NULL,
-            "name what to do: plan DIR, apply DIR or rollback (see `smfw autoscaling --help`)");
+        smfw_log(SMFW_LOG_ERROR, NULL,
+                 "name what to do: plan DIR, apply DIR, rollback, pin, unpin or restore (see `smfw "
+                 "autoscaling --help`)");
         return 1;
     }
     if (parse_args(ctx, &a) != 0) return 1;
     int wants_dir = strcmp(sub, "plan") == 0 || strcmp(sub, "apply") == 0;
-    if (strcmp(sub, "rollback") == 0 ? argc != 2 : (wants_dir && argc != 3)) {
+    if (wants_dir ? argc != 3 : argc > 2) {
         smfw_log(SMFW_LOG_ERROR, NULL, "usage: smfw autoscaling %s%s", sub,
                  wants_dir ? " RUN_OR_SWEEP_DIR" : "");
         return 1;
@@ -340,7 +422,10 @@ static int autoscaling_main(const smfw_command_context *ctx, int argc, char **ar
     }
     if (strcmp(sub, "apply") == 0) return cmd_apply(ctx, &a, argv[2]);
     if (strcmp(sub, "rollback") == 0) return cmd_rollback(ctx, &a);
-    smfw_log(SMFW_LOG_ERROR, NULL, "unknown autoscaling action \"%s\" (plan, apply or rollback)",
+    if (strcmp(sub, "pin") == 0 || strcmp(sub, "unpin") == 0 || strcmp(sub, "restore") == 0)
+        return cmd_capacity(ctx, &a, sub);
+    smfw_log(SMFW_LOG_ERROR, NULL,
+             "unknown autoscaling action \"%s\" (plan, apply, rollback, pin, unpin or restore)",
              sub);
     return 1;
 }
@@ -355,6 +440,8 @@ static const smfw_command_option as_options[] = {
     {"variant", 1, "NAME", "production variant (default AllTraffic)"},
     {"journal", 1, "DIR",
      "where apply saves the policy it replaces (default $XDG_STATE_HOME/smfw/autoscaling)"},
+    {"action", 1, "ACTION",
+     "the action, for commands that run this one (run/sweep --pin-capacity: pin, unpin)"},
     SMFW_COMMAND_OPTIONS_END};
 
 const smfw_command_def aws_command_autoscaling = {
@@ -374,6 +461,11 @@ const smfw_command_def aws_command_autoscaling = {
     "per minute; the target is --headroom below that, floored. apply checks the scalable target\n"
     "exists, journals the policy of that name it replaces (none: rollback deletes the new one),\n"
     "sends PutScalingPolicy and prints what changed. The endpoint is --endpoint or the one the\n"
-    "folder recorded. See docs/capacity.md.",
+    "folder recorded.\n\n"
+    "pin sets MinCapacity = MaxCapacity = the current desired count (DescribeEndpoint or\n"
+    "DescribeInferenceComponent), the originals journaled first; unpin puts them back; restore\n"
+    "puts back a pin a benchmark left (killed, crashed) and says so. `smfw run --pin-capacity`\n"
+    "and `smfw sweep --pin-capacity` pin before the load and unpin after it, Ctrl-C included;\n"
+    "a pin finds and restores a stale one first. See docs/capacity.md.",
     as_options,
     autoscaling_main};
