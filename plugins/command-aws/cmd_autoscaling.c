@@ -128,10 +128,11 @@ static void explain(const as_args *a, const aas_plan *p, const aas_target *t, co
     SMFW_LOG_INFO(NULL, "%s: operating level %s %g: %s", dir,
                   p->load_is_rate ? "request rate" : "concurrency", p->load, p->why);
     SMFW_LOG_INFO(NULL,
-                  "%g in flight per %s (/ %g %s%s) x 60 / %.3f s mean request latency = %.1f "
-                  "invocations per minute per %s (Little's law)",
-                  p->concurrency, t->unit, p->instances, t->unit, p->instances == 1 ? "" : "s",
-                  p->mean_duration_s, p->invocations_per_minute, t->unit);
+                  "%g in flight per %s (%g over %g %s%s) x 60 / %.3f s mean request latency = "
+                  "%.1f invocations per minute per %s (Little's law)",
+                  p->concurrency, t->unit, p->concurrency * p->instances, p->instances, t->unit,
+                  p->instances == 1 ? "" : "s", p->mean_duration_s, p->invocations_per_minute,
+                  t->unit);
     SMFW_LOG_INFO(NULL, "%s target %.0f: %.0f%% headroom below that for scale-out time, floored",
                   t->metric, p->target, a->headroom * 100);
     if (isfinite(p->measured_per_minute))

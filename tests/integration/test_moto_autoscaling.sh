@@ -3,7 +3,8 @@
 # moto_server's Application Auto Scaling, boto3 as the independent reader:
 #  1. plan from a real AIPerf concurrency sweep (tests/data/aiperf, levels 1, 2, 4):
 #     the target is checked by hand from its files (no knee in three levels, so the
-#     highest level: C x 60 / mean latency, 10% / 20% headroom, per --instances N).
+#     highest level: C x 60 / mean latency, 10% / 20% headroom, per --instances N); a run
+#     folder (one level of it) is its own level.
 #  2. apply then rollback on a variant that had a policy of that name (boto3 put it):
 #     the new TargetValue reads back from moto, rollback restores the old one; on a
 #     variant that had none, rollback deletes the new one. (moto 5.2.1 refuses the
@@ -28,9 +29,11 @@ SWEEP="$SMFW_TESTDATA_DIR/aiperf/2025-11-qwen3-0.6b-concurrency-sweep"
     --scale-out-cooldown 2m --scale-in-cooldown 10m >plan2.json 2>plan2.err || fail "plan 2" plan2.err
 "$SMFW" autoscaling plan "$SWEEP" --inference-component bench-ic >plan-ic.json 2>plan-ic.err ||
     fail "plan ic" plan-ic.err
-"$SMFW_PYTHON" - "$SWEEP" plan.json plan2.json plan-ic.json <<'PY'
+"$SMFW" autoscaling plan "$SWEEP/qwen_concurrency2" --endpoint bench-ep >plan-run.json 2>plan-run.err ||
+    fail "plan from a run folder" plan-run.err
+"$SMFW_PYTHON" - "$SWEEP" plan.json plan2.json plan-ic.json plan-run.json <<'PY'
 import json, math, sys
-sweep, p1, p2, pic = sys.argv[1], *[json.load(open(f)) for f in sys.argv[2:]]
+sweep, p1, p2, pic, prun = sys.argv[1], *[json.load(open(f)) for f in sys.argv[2:]]
 lvl = json.load(open(f"{sweep}/qwen_concurrency4/profile_export_aiperf.json"))
 d = lvl["request_latency"]["avg"] / 1000.0               # mean request latency, s
 per_min = 4 * 60 / d                                     # Little's law at concurrency 4
@@ -43,6 +46,9 @@ for p, want, out_s, in_s in ((p1, math.floor(per_min * 0.9), 300, 300),
     assert p["ResourceId"] == "endpoint/bench-ep/variant/AllTraffic", p
     assert p["ScalableDimension"] == "sagemaker:variant:DesiredInstanceCount", p
     assert p["PolicyType"] == "TargetTrackingScaling", p
+# A run folder is its own level: concurrency 2 and its own mean latency.
+d2 = json.load(open(f"{sweep}/qwen_concurrency2/profile_export_aiperf.json"))["request_latency"]["avg"] / 1000.0
+assert prun["TargetTrackingScalingPolicyConfiguration"]["TargetValue"] == math.floor(2 * 60 / d2 * 0.9), prun
 assert pic["ResourceId"] == "inference-component/bench-ic", pic
 assert pic["ScalableDimension"] == "sagemaker:inference-component:DesiredCopyCount", pic
 assert pic["TargetTrackingScalingPolicyConfiguration"]["PredefinedMetricSpecification"] == {
@@ -115,7 +121,7 @@ echo "refused: no scalable target (exit 2), nothing to roll back (exit 1), --hea
 
 # ---- 4. every request smfw sent, against botocore's model ---------------------------------
 "$SMFW_PYTHON" - "$SMFW_TESTDATA_DIR/awsmodels/application-autoscaling/2016-02-06/service-2.json" \
-    "$work/recording.jsonl" plan.json plan2.json plan-ic.json <<'PY'
+    "$work/recording.jsonl" plan.json plan2.json plan-ic.json plan-run.json <<'PY'
 import base64, collections, json, sys
 from botocore.model import ServiceModel
 from botocore.validate import validate_parameters

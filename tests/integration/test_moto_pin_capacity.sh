@@ -7,7 +7,8 @@
 #  2. kill -9 of a run mid-load leaves the pin and its journal; the next --pin-capacity run
 #     restores the stale pin, says so, then pins and restores its own.
 #  3. the same kill -9, then `smfw autoscaling restore` puts it back and says so; a second
-#     restore has nothing to do. Ctrl-C (SIGINT) mid-load: exit 130, capacity restored.
+#     restore has nothing to do. A second --pin-capacity run while one holds the pin is
+#     refused (exit 1). Ctrl-C (SIGINT) mid-load: exit 130, capacity restored.
 #  4. a sweep pins once around all its levels.
 #  5. an endpoint without a scalable target is refused (exit 2) before any load.
 #  6. every request smfw sent (moto's request recorder) validates against botocore's
@@ -100,6 +101,14 @@ grep -q "nothing to restore" restore2.out || fail "second restore: not said" res
 pid=$!
 for _ in $(seq 100); do [ "$(capacity)" = "2 2" ] && break; sleep 0.1; done
 sleep 1
+# A second benchmark while the first holds the pin: refused, the pin left alone.
+set +e
+"$SMFW" run "${run_opts[@]}" --pin-capacity --request-count 4 -o second >second.out 2>second.err
+rc2=$?
+set -e
+[ "$rc2" -eq 1 ] || fail "a second pinned run during one: exit $rc2, not 1" second.out second.err
+grep -q "is pinned by a running smfw (pid $pid" second.err || fail "the second run did not say why" second.err
+[ "$(capacity)" = "2 2" ] || fail "the refused second run changed the pin: $(capacity)" second.err
 kill -INT "$pid"
 set +e
 wait "$pid"
@@ -108,7 +117,7 @@ set -e
 [ "$rc" -eq 130 ] || fail "Ctrl-C: exit $rc, not 130" intr.out intr.err
 [ "$(capacity)" = "1 4" ] || fail "after Ctrl-C: $(capacity)" intr.out intr.err
 grep -q "MinCapacity 2 -> 1, MaxCapacity 2 -> 4" intr.out || fail "Ctrl-C: restore not printed" intr.out
-echo "kill -9 then smfw autoscaling restore: 1-4 again; Ctrl-C: exit 130, restored"
+echo "kill -9 then smfw autoscaling restore: 1-4 again; a second pin refused; Ctrl-C: exit 130, restored"
 
 # ---- 4. a sweep pins once around its levels ---------------------------------------------------
 "$SMFW" sweep "${run_opts[@]}" --pin-capacity --concurrency 1,2 --request-count 4 -o sweep \
