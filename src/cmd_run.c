@@ -87,12 +87,7 @@ static int run_main(int argc, char **argv) {
         smfw_cli_cleanup(&cli);
         return 1;
     }
-    /* Pinned before anything else can fail, so every later exit passes the unpin. A managed
-     * dry run sends no load: nothing to pin. */
-    const char *backend = smfw_settings_get(prog, "backend");
-    if (args.pin && backend && strcmp(backend, "managed") == 0 &&
-        !smfw_settings_get_bool(prog, "run", 0))
-        args.pin = 0;
+    /* Pinned before anything else can fail, so every later exit passes the unpin. */
     if (args.pin && (rc = smfw_cli_pin_capacity(&cli, args.variant, "pin")) != 0) {
         smfw_cli_cleanup(&cli);
         return rc;

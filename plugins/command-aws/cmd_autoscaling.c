@@ -330,6 +330,14 @@ static int cmd_capacity(const smfw_command_context *ctx, const as_args *a, const
     aas_pin_result r;
     json_t *j = NULL;
     FILE *out = ctx->verbosity >= 0 ? ctx->out : NULL;
+    /* The managed backend without --run prints its plan and sends no load: nothing to hold. */
+    const smfw_settings *prog = smfw_config_section(ctx->config, "smfw");
+    const char *backend = smfw_settings_get(prog, "backend");
+    if (strcmp(action, "restore") != 0 && backend && strcmp(backend, "managed") == 0 &&
+        !smfw_settings_get_bool(prog, "run", 0)) {
+        if (out && action[0] == 'p') fprintf(out, "a managed dry run sends no load: not pinned\n");
+        return 0;
+    }
     int rc = resolve_target(a, NULL, &t);
     if (!rc) rc = client_region(ctx, &c, &region);
     if (rc) goto done;

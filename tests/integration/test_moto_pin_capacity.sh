@@ -10,7 +10,8 @@
 #     restore has nothing to do. A second --pin-capacity run while one holds the pin is
 #     refused (exit 1). Ctrl-C (SIGINT) mid-load: exit 130, capacity restored.
 #  4. a sweep pins once around all its levels.
-#  5. an endpoint without a scalable target is refused (exit 2) before any load.
+#  5. an endpoint without a scalable target is refused (exit 2) before any load; a managed
+#     dry run (no load) pins nothing.
 #  6. every request smfw sent (moto's request recorder) validates against botocore's
 #     Application Auto Scaling and SageMaker models.
 set -euo pipefail
@@ -138,6 +139,14 @@ grep -q "endpoint/bare-ep/variant/AllTraffic (sagemaker:variant:DesiredInstanceC
     fail "no scalable target: not said" bare.err
 [ ! -e bare ] || fail "a refused run still ran" bare.out
 echo "no scalable target: refused (exit 2) before any load"
+# A managed dry run sends no load: nothing pinned, nothing changed.
+AWS_ENDPOINT_URL="$MOTO_URL" "$SMFW" run --backend managed --endpoint bench-ep --pin-capacity \
+    --request-count 2 --role-arn "arn:aws:iam::$ACCOUNT:role/SmfwTrusted" --bucket smfw-pin \
+    >dry.out 2>dry.err || fail "managed dry run with --pin-capacity" dry.out dry.err
+grep -q "a managed dry run sends no load: not pinned" dry.out || fail "dry run: not said" dry.out
+grep -q "^pinned" dry.out && fail "a dry run pinned" dry.out
+[ "$(capacity)" = "1 4" ] || fail "after the dry run: $(capacity)" dry.out
+echo "managed dry run: not pinned"
 
 # ---- 6. every request smfw sent, against botocore's models --------------------------------
 "$SMFW_PYTHON" - "$SMFW_TESTDATA_DIR/awsmodels" "$work/recording.jsonl" <<'PY'
