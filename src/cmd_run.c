@@ -16,6 +16,7 @@ typedef struct run_args {
     int cloudwatch;
     double cloudwatch_wait_s;
     const char *variant;
+    int pin;
 } run_args;
 
 static const smfw_cli_option run_options[] = {
@@ -23,12 +24,18 @@ static const smfw_cli_option run_options[] = {
      "after the run, read SageMaker's CloudWatch metrics over its window (cloudwatch.md)"},
     {"cloudwatch-wait", required_argument, 0, "TIME",
      "wait this long before reading CloudWatch (it publishes minutes late; e.g. 3m)"},
-    {"variant", required_argument, 0, "NAME", "production variant for CloudWatch (AllTraffic)"}};
+    {"variant", required_argument, 0, "NAME",
+     "production variant for CloudWatch and --pin-capacity (AllTraffic)"},
+    {"pin-capacity", no_argument, 0, NULL,
+     "hold the scalable target at its current count for the run (MinCapacity = MaxCapacity), "
+     "restored after it (capacity.md)"}};
 
 static int run_option(void *user, const char *name, const char *value) {
     run_args *a = user;
     if (strcmp(name, "cloudwatch") == 0)
         a->cloudwatch = 1;
+    else if (strcmp(name, "pin-capacity") == 0)
+        a->pin = 1;
     else if (strcmp(name, "variant") == 0)
         a->variant = value;
     else if (strcmp(name, "cloudwatch-wait") == 0 &&
@@ -41,7 +48,7 @@ static int run_option(void *user, const char *name, const char *value) {
 
 static int run_main(int argc, char **argv) {
     smfw_cli cli;
-    run_args args = {0, 0, NULL};
+    run_args args = {0, 0, NULL, 0};
     int rc = smfw_cli_setup(&smfw_command_run, argc, argv, run_options,
                             sizeof run_options / sizeof run_options[0], run_option, &args, 1, &cli);
     if (rc >= 0) {
@@ -80,11 +87,17 @@ static int run_main(int argc, char **argv) {
         smfw_cli_cleanup(&cli);
         return 1;
     }
+    /* Pinned before anything else can fail, so every later exit passes the unpin. */
+    if (args.pin && (rc = smfw_cli_pin_capacity(&cli, args.variant, "pin")) != 0) {
+        smfw_cli_cleanup(&cli);
+        return rc;
+    }
     if (s3_uri) {
         const char *t = getenv("TMPDIR");
         snprintf(tmp_root, sizeof tmp_root, "%s/smfw-s3-XXXXXX", t && *t ? t : "/tmp");
         if (!mkdtemp(tmp_root)) {
             smfw_log(SMFW_LOG_ERROR, NULL, "cannot create a temporary folder for %s", s3_uri);
+            if (args.pin) smfw_cli_pin_capacity(&cli, args.variant, "unpin");
             smfw_cli_cleanup(&cli);
             return 1;
         }
@@ -93,6 +106,7 @@ static int run_main(int argc, char **argv) {
         if (smfw_results_s3_mirror_start(cli.cfg, s3_uri, tmp_dir, &mirror, &err) != SMFW_OK) {
             rmdir(tmp_root);
             rc = smfw_cli_fail(&err);
+            if (args.pin) smfw_cli_pin_capacity(&cli, args.variant, "unpin");
             smfw_cli_cleanup(&cli);
             return rc;
         }
@@ -102,6 +116,8 @@ static int run_main(int argc, char **argv) {
     }
     smfw_status st = smfw_run_execute(cli.reg, cli.cfg, &opts, &results, &dir, &err);
     smfw_cli_progress_end();
+    /* Right after the load (Ctrl-C included), before reports and uploads. */
+    int unpin_rc = args.pin ? smfw_cli_pin_capacity(&cli, args.variant, "unpin") : 0;
     if (s3_uri) {
         smfw_error uerr;
         smfw_error_clear(&uerr);
@@ -144,6 +160,7 @@ static int run_main(int argc, char **argv) {
             smfw_log(SMFW_LOG_ERROR, NULL, "%s", err.message);
     }
     rc = smfw_status_exit_code(st);
+    if (rc == 0 && unpin_rc != 0) rc = unpin_rc;
     smfw_results_free(results);
     free(dir);
     smfw_cli_cleanup(&cli);

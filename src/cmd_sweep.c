@@ -34,6 +34,7 @@ typedef struct sweep_args {
     long initial_warmup;
     int cloudwatch;
     double cloudwatch_wait_s;
+    int pin; /* --pin-capacity */
     int bad;
 } sweep_args;
 
@@ -69,7 +70,11 @@ static const smfw_cli_option sweep_options[] = {
      "after the sweep, read SageMaker's CloudWatch metrics over its window (cloudwatch.md)"},
     {"cloudwatch-wait", required_argument, 0, "TIME",
      "wait this long before reading CloudWatch (it publishes 1-3 minutes late; default 0)"},
-    {"variant", required_argument, 0, "NAME", "production variant for CloudWatch (AllTraffic)"},
+    {"variant", required_argument, 0, "NAME",
+     "production variant for CloudWatch and --pin-capacity (AllTraffic)"},
+    {"pin-capacity", no_argument, 0, NULL,
+     "hold the scalable target at its current count for the sweep (MinCapacity = MaxCapacity), "
+     "restored after it (capacity.md)"},
 };
 
 static int parse_fraction_pct(const char *text, double *out) {
@@ -173,6 +178,8 @@ static int sweep_option(void *user, const char *name, const char *value) {
         }
     } else if (strcmp(name, "variant") == 0) {
         a->variant = value;
+    } else if (strcmp(name, "pin-capacity") == 0) {
+        a->pin = 1;
     }
     return 0;
 }
@@ -478,6 +485,7 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
                 *p = '-';
     }
     char *sweep_dir = NULL;
+    int pinned = 0; /* --pin-capacity holds the target: unpinned at every exit below */
     smfw_error err;
     smfw_error_clear(&err);
     if (smfw_output_dir_create(smfw_settings_get(prog, "results_dir"), sweep_name,
@@ -510,6 +518,11 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
     opts.size = sizeof opts;
     opts.cancel = smfw_cli_install_cancel_handler();
     opts.progress = smfw_cli_progress;
+    /* A managed dry run sends no load: nothing to pin. */
+    if (a->pin && (!managed || smfw_settings_get_bool(prog, "run", 0))) {
+        if ((rc = smfw_cli_pin_capacity(cli, a->variant, "pin")) != 0) goto out;
+        pinned = 1;
+    }
     int64_t t_start = smfw_now_wall_ns(), sent = 0;
     int user_warmup =
         smfw_settings_source(run, "warmup_request_count", NULL, NULL) != SMFW_SOURCE_DEFAULT;
@@ -638,6 +651,12 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
             }
         }
     }
+    /* Right after the load (Ctrl-C included), before the analysis. */
+    if (pinned) {
+        pinned = 0;
+        int urc = smfw_cli_pin_capacity(cli, a->variant, "unpin");
+        if (urc && !rc) rc = urc;
+    }
     if (!s->n) {
         smfw_log(SMFW_LOG_ERROR, NULL, "no level produced results");
         rc = rc ? rc : 1;
@@ -652,6 +671,10 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
         smfw_cli_cloudwatch(cli, a->variant, a->cloudwatch_wait_s, sweep_dir, t_start,
                             smfw_now_wall_ns(), managed ? -1 : sent, cli->verbosity < 0);
 out:
+    if (pinned) {
+        int urc = smfw_cli_pin_capacity(cli, a->variant, "unpin");
+        if (urc && !rc) rc = urc;
+    }
     smfw_sweep_free(s);
     free(sweep_dir);
     return rc;

@@ -138,6 +138,14 @@ int smfw_cli_cloudwatch_check(const smfw_cli *cli);
 void smfw_cli_cloudwatch(const smfw_cli *cli, const char *variant, double wait_s, const char *dir,
                          int64_t start_ns, int64_t end_ns, int64_t requests_sent, int quiet);
 
+/**
+ * `--pin-capacity` on run and sweep: run the `autoscaling` command's `action`
+ * ("pin" before the load, "unpin" after it, Ctrl-C included) for the configured
+ * endpoint (variant NULL = AllTraffic) or inference component. Returns its exit
+ * code; 1 when no plugin provides the command.
+ */
+int smfw_cli_pin_capacity(const smfw_cli *cli, const char *variant, const char *action);
+
 /** Print an error sentence as "smfw: error: ..." and return the exit code of its status. */
 int smfw_cli_fail(const smfw_error *err);
 

@@ -9,5 +9,7 @@ extern const smfw_command_def aws_command_cloudwatch;
 
 /** `smfw publish` (cmd_publish.c). */
 extern const smfw_command_def aws_command_publish;
+/** `smfw autoscaling` (cmd_autoscaling.c). */
+extern const smfw_command_def aws_command_autoscaling;
 
 #endif
