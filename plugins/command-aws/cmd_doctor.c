@@ -312,7 +312,6 @@ static void check_permissions(doctor *d) {
         snprintf(why, sizeof why, "offline");
     else if (!d->have_id && !why[0])
         snprintf(why, sizeof why, "no caller identity");
-    if (simulate) doctor_item(d->rep, DOCTOR_INFO, "simulated for", "%s", principal);
     /* One SimulatePrincipalPolicy per distinct resource: IAM answers action x resource. */
     char decision[DOCTOR_MAX_ACTIONS][32];
     memset(decision, 0, sizeof decision);
@@ -340,7 +339,9 @@ static void check_permissions(doctor *d) {
             snprintf(decision[idx[k]], sizeof decision[0], "%s",
                      out[k].decision[0] ? out[k].decision : "no answer");
     }
-    if (!simulate && !d->offline)
+    if (simulate)
+        doctor_item(d->rep, DOCTOR_OK, "simulation", "the policies of %s", principal);
+    else if (!d->offline)
         doctor_item(d->rep, DOCTOR_WARN, "simulation", "not checked: %s", why);
     for (size_t i = 0; i < n; i++) {
         doctor_level lv = DOCTOR_INFO;
