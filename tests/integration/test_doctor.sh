@@ -9,10 +9,12 @@
 #  2. The per-service URL and signing region lines equal botocore's own resolver
 #     (botocore_endpoints.py, shared with test_endpoint_resolution.sh) for several
 #     regions and partitions, plain, FIPS and dual-stack, for both backends.
-#  3. Online against smfw-mock: an InService endpoint and component exit 0 with the
-#     caller, a measured clock skew and the statuses; a missing endpoint, and a
-#     component on another endpoint, exit 2 with the reason; the secret key never
-#     appears; --format json says the same.
+#  3. Online against smfw-mock (--deny sagemaker:InvokeEndpoint; its SimulatePrincipalPolicy
+#     answer checked with botocore first): an InService endpoint and component exit 0 with
+#     the caller, a measured clock skew, the statuses and the streaming action allowed; the
+#     same run --no-streaming exits 2 (InvokeEndpoint denied), as do a missing endpoint and
+#     a component on another endpoint, with the reason; the secret key never appears;
+#     --format json says the same.
 #  4. Online against moto_server: the caller is a moto IAM user (boto3 made its keys),
 #     SageMaker DescribeEndpoint is moto's; moto does not implement
 #     iam:SimulatePrincipalPolicy, so the permissions are "not checked" with moto's
@@ -177,7 +179,23 @@ sys.exit(1 if bad else 0)
 PY
 
 # ---- 3. online against smfw-mock ---------------------------------------------------------
-start_mock --endpoint bench-ep --inference-component ic-1 --endpoint other-ep
+start_mock --endpoint bench-ep --inference-component ic-1 --endpoint other-ep --deny sagemaker:InvokeEndpoint
+# smfw-mock's SimulatePrincipalPolicy as botocore parses it (its iam model is the reference).
+MOTO_URL=$MOCK_URL BOTO_KEY=$MOCK_KEY BOTO_SECRET=$MOCK_SECRET boto '
+r = iam.simulate_principal_policy(PolicySourceArn="arn:aws:iam::111122223333:user/smfw-mock",
+    ActionNames=["sagemaker:InvokeEndpoint", "sagemaker:InvokeEndpointWithResponseStream"],
+    ResourceArns=["arn:aws:sagemaker:us-east-1:111122223333:endpoint/bench-ep"])
+got = [(e["EvalActionName"], e["EvalResourceName"], e["EvalDecision"]) for e in r["EvaluationResults"]]
+assert got == [("sagemaker:InvokeEndpoint", "arn:aws:sagemaker:us-east-1:111122223333:endpoint/bench-ep", "implicitDeny"),
+               ("sagemaker:InvokeEndpointWithResponseStream", "arn:aws:sagemaker:us-east-1:111122223333:endpoint/bench-ep", "allowed")], got
+assert r["IsTruncated"] is False
+try:
+    iam.simulate_principal_policy(PolicySourceArn="arn:aws:iam::111122223333:user/nobody", ActionNames=["s3:GetObject"])
+    raise SystemExit("simulated an unknown principal")
+except botocore.exceptions.ClientError as e:
+    assert e.response["Error"]["Code"] == "NoSuchEntity", e.response
+print("smfw-mock SimulatePrincipalPolicy parses in botocore")
+' 
 mock_env=(env AWS_ENDPOINT_URL="$MOCK_URL" AWS_ACCESS_KEY_ID="$MOCK_KEY" AWS_SECRET_ACCESS_KEY="$MOCK_SECRET")
 set +e
 "${mock_env[@]}" "$SMFW" doctor --endpoint bench-ep --inference-component ic-1 >mock.txt 2>mock.err
@@ -189,17 +207,24 @@ grep -q "^  ok      source  *environment (access key id \*\{16\}MPLE)$" mock.txt
 grep -qE "^  ok      skew  *[+-][0-9]+ s " mock.txt || fail "mock clock skew" mock.txt
 grep -q "^  ok      endpoint  *bench-ep is InService$" mock.txt || fail "mock endpoint status" mock.txt
 grep -q "^  ok      inference component  *ic-1 is InService on bench-ep$" mock.txt || fail "mock IC status" mock.txt
-grep -q "^  warn    simulation  *not checked: .*InvalidAction" mock.txt || fail "mock: simulation not reported" mock.txt
-grep -q "^  .*sagemaker:InvokeEndpointWithResponseStream  *needed on arn:aws:sagemaker:us-east-1:111122223333:endpoint/bench-ep" mock.txt ||
+grep -q "^  ok      simulation  *the policies of arn:aws:iam::111122223333:user/smfw-mock$" mock.txt ||
+    fail "mock: simulation not reported" mock.txt
+grep -q "^  ok      sagemaker:InvokeEndpointWithResponseStream allowed on arn:aws:sagemaker:us-east-1:111122223333:endpoint/bench-ep" mock.txt ||
     fail "mock: streaming action" mock.txt
+grep -qE "^  [a-zA-Z]* +sagemaker:InvokeEndpoint " mock.txt && fail "mock: a streaming run lists InvokeEndpoint" mock.txt
 grep -qF "$MOCK_SECRET" mock.txt mock.err && fail "the secret key reached the output" mock.txt
 set +e
 "${mock_env[@]}" "$SMFW" doctor --endpoint bench-ep --no-streaming --format json >mock.json 2>/dev/null
 rc=$?
 set -e
-[ "$rc" -eq 0 ] || fail "smfw-mock json: exit $rc" mock.json
-[ "$(jget mock.json 'IAM permissions' sagemaker:InvokeEndpoint level)" = info ] || fail "--no-streaming action" mock.json
+# --deny sagemaker:InvokeEndpoint: the streaming run works, the --no-streaming one does not.
+[ "$rc" -eq 2 ] || fail "smfw-mock --no-streaming with InvokeEndpoint denied: exit $rc, want 2" mock.json
+[ "$(jget mock.json 'IAM permissions' sagemaker:InvokeEndpoint level)" = fail ] || fail "--no-streaming action" mock.json
+jget mock.json 'IAM permissions' sagemaker:InvokeEndpoint | grep -q "^DENIED (implicitDeny) on arn:aws:sagemaker:us-east-1:111122223333:endpoint/bench-ep" ||
+    fail "denied action's line" mock.json
 [ "$(jget mock.json 'Endpoint status' endpoint)" = "bench-ep is InService" ] || fail "json endpoint" mock.json
+"$SMFW_PYTHON" -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["exit"] == 2 and len(d["reasons"]) == 1 and "sagemaker:InvokeEndpoint" in d["reasons"][0], d["reasons"]' mock.json ||
+    fail "json exit/reasons" mock.json
 set +e
 "${mock_env[@]}" "$SMFW" doctor --endpoint missing-ep >missing.txt 2>missing.err
 rc=$?
@@ -215,7 +240,7 @@ rc=$?
 set -e
 [ "$rc" -eq 2 ] && grep -q "ic-1 belongs to endpoint bench-ep, not other-ep" wrongic.txt ||
     fail "component of another endpoint: exit $rc" wrongic.txt
-echo "smfw-mock: InService exit 0; missing endpoint and foreign component exit 2 with the reason"
+echo "smfw-mock: InService exit 0; a denied InvokeEndpoint (--no-streaming), a missing endpoint and a foreign component exit 2 with the reason"
 
 # ---- 4. online against moto_server -------------------------------------------------------
 start_moto
