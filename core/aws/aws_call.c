@@ -22,6 +22,14 @@
 
 #define SKEW_THRESHOLD_S 300
 
+int smfw_aws_client_measured_skew(smfw_aws_client *c, int64_t *skew_s) {
+    pthread_mutex_lock(&c->lock);
+    int seen = c->clock_seen;
+    if (seen && skew_s) *skew_s = c->clock_measured;
+    pthread_mutex_unlock(&c->lock);
+    return seen;
+}
+
 int64_t smfw_aws_client_clock_offset(smfw_aws_client *c) {
     pthread_mutex_lock(&c->lock);
     int64_t o = c->clock_offset;
@@ -130,6 +138,8 @@ static int update_clock(smfw_aws_client *c, const aws_http_response *resp) {
     int changed = 0;
     pthread_mutex_lock(&c->lock);
     int64_t diff = server - (now + c->clock_offset);
+    c->clock_measured = server - now;
+    c->clock_seen = 1;
     if (diff >= SKEW_THRESHOLD_S || diff <= -SKEW_THRESHOLD_S) {
         c->clock_offset = server - now;
         changed = 1;

@@ -64,6 +64,7 @@ smfw_status smfw_aws_client_region(smfw_aws_client *c, const char **region, smfw
     pthread_mutex_lock(&c->lock);
     if (!c->region) {
         c->region = strdup(r);
+        c->region_from = from;
         SMFW_LOG_DEBUG("aws", "region %s (from %s)", r, from);
     }
     *region = c->region;
@@ -287,4 +288,32 @@ smfw_status smfw_aws_client_endpoint(smfw_aws_client *c, const char *service, ch
         return smfw_error_set(err, SMFW_ERR_INTERNAL, "endpoint URL buffer too small");
     memcpy(url, ep.url, strlen(ep.url) + 1);
     return SMFW_OK;
+}
+
+smfw_status smfw_aws_client_endpoint_info(smfw_aws_client *c, const char *service,
+                                          smfw_aws_endpoint_info *out, smfw_error *err) {
+    memset(out, 0, sizeof(*out));
+    aws_endpoint ep;
+    smfw_status st = aws_client_resolve_endpoint(c, service, &ep, err);
+    if (st != SMFW_OK) return st;
+    aws_strlcpy(out->url, ep.url, sizeof(out->url));
+    aws_strlcpy(out->signing_region, ep.signing_region, sizeof(out->signing_region));
+    aws_strlcpy(out->signing_name, ep.signing_name, sizeof(out->signing_name));
+    out->overridden = ep.overridden;
+    /* As resolve applied them: an override turns both off. */
+    out->fips = !ep.overridden && setting_true(c, "AWS_USE_FIPS_ENDPOINT", "use_fips_endpoint");
+    out->dualstack =
+        !ep.overridden && setting_true(c, "AWS_USE_DUALSTACK_ENDPOINT", "use_dualstack_endpoint");
+    return SMFW_OK;
+}
+
+const char *smfw_aws_client_region_source(smfw_aws_client *c) {
+    pthread_mutex_lock(&c->lock);
+    const char *from = c->region_from;
+    pthread_mutex_unlock(&c->lock);
+    return from;
+}
+
+const char *smfw_aws_client_profile_name(const smfw_aws_client *c) {
+    return c->profile; /* set by smfw_aws_client_new, never changed */
 }

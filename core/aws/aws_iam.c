@@ -1,8 +1,9 @@
 /* aws_iam.c - IAM over awsQuery (the partition's endpoint and signing region from the rules):
- * GetRole, ListRoles. */
+ * GetRole, ListRoles, SimulatePrincipalPolicy (smfw doctor). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "aws/aws_internal.h"
 #include "aws/aws_xml.h"
@@ -103,6 +104,72 @@ smfw_status smfw_aws_iam_list_roles(smfw_aws_client *c, smfw_aws_iam_role_cb cb,
             stop = 1;
         }
         aws_xml_free(root);
+    }
+    free(marker);
+    return st;
+}
+
+/* The action's slot in out[] (IAM answers in its own order, possibly lower-cased). */
+static smfw_aws_iam_decision *decision_for(const char *action, const char *const *actions, size_t n,
+                                           smfw_aws_iam_decision *out) {
+    for (size_t i = 0; i < n; i++)
+        if (strcasecmp(actions[i], action) == 0) return &out[i];
+    return NULL;
+}
+
+smfw_status smfw_aws_iam_simulate_principal_policy(smfw_aws_client *c,
+                                                   const char *policy_source_arn,
+                                                   const char *const *actions, size_t n_actions,
+                                                   const char *resource, smfw_aws_iam_decision *out,
+                                                   smfw_error *err) {
+    for (size_t i = 0; i < n_actions; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        aws_strlcpy(out[i].action, actions[i], sizeof out[i].action);
+        aws_strlcpy(out[i].resource, resource ? resource : "*", sizeof out[i].resource);
+    }
+    char *marker = NULL;
+    smfw_status st = SMFW_OK;
+    int pages = 0;
+    for (;;) {
+        smfw_buf f;
+        smfw_buf_init(&f);
+        aws_form_add(&f, "Action", "SimulatePrincipalPolicy");
+        aws_form_add(&f, "Version", "2010-05-08");
+        aws_form_add(&f, "PolicySourceArn", policy_source_arn);
+        char key[64];
+        for (size_t i = 0; i < n_actions; i++) {
+            snprintf(key, sizeof key, "ActionNames.member.%zu", i + 1);
+            aws_form_add(&f, key, actions[i]);
+        }
+        aws_form_add(&f, "ResourceArns.member.1", resource ? resource : "*");
+        if (marker) aws_form_add(&f, "Marker", marker);
+        aws_xml_node *root = NULL;
+        st = f.failed ? smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory")
+                      : iam_call(c, "SimulatePrincipalPolicy", f.data, &root, err);
+        smfw_buf_free(&f);
+        free(marker);
+        marker = NULL;
+        if (st != SMFW_OK) break;
+        pages++;
+        const aws_xml_node *res = aws_xml_find(root, "SimulatePrincipalPolicyResult");
+        const aws_xml_node *list = aws_xml_child(res, "EvaluationResults");
+        for (const aws_xml_node *m = aws_xml_child(list, "member"); m; m = aws_xml_next_named(m)) {
+            const char *action = aws_xml_path(m, "EvalActionName");
+            const char *decision = aws_xml_path(m, "EvalDecision");
+            smfw_aws_iam_decision *d =
+                action ? decision_for(action, actions, n_actions, out) : NULL;
+            if (d && decision) aws_strlcpy(d->decision, decision, sizeof d->decision);
+        }
+        const char *trunc = aws_xml_path(res, "IsTruncated");
+        const char *next = aws_xml_path(res, "Marker");
+        int more = trunc && strcmp(trunc, "true") == 0;
+        if (more && (!next || !*next || pages > 1000))
+            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                "IAM SimulatePrincipalPolicy said IsTruncated without a Marker");
+        else if (more && !(marker = strdup(next)))
+            st = smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+        aws_xml_free(root);
+        if (st != SMFW_OK || !more) break;
     }
     free(marker);
     return st;

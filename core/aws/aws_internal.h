@@ -59,6 +59,7 @@ struct smfw_aws_client {
     char *config_path; /* the config file's path, for messages (NULL without HOME) */
     int files_loaded;
     char *region;
+    const char *region_from; /* where the region came from (a literal), once resolved */
     aws_http *http;
     const struct smfw_net_config *net; /* TLS and proxies: net_owned or the options' */
     struct smfw_net_config *net_owned;
@@ -71,7 +72,9 @@ struct smfw_aws_client {
     aws_retry_quota quota;    /* standard and adaptive modes */
     aws_rate_limiter limiter; /* adaptive mode */
     char user_agent[512];
-    int64_t clock_offset; /* seconds: server - local */
+    int64_t clock_offset;   /* seconds: server - local */
+    int64_t clock_measured; /* server - local at the last response's Date header */
+    int clock_seen;         /* a Date header was read (clock_measured is set) */
 
     int have_identity;
     smfw_aws_identity identity;

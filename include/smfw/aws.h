@@ -109,6 +109,43 @@ SMFW_API smfw_status smfw_aws_client_endpoint(smfw_aws_client *client, const cha
 SMFW_API int64_t smfw_aws_client_clock_offset(smfw_aws_client *client);
 
 /**
+ * The clock skew measured at the last AWS response: its Date header minus the
+ * local time, in seconds (1 s resolution). Returns 0 before any response
+ * carried a Date header, else 1 with *skew_s set.
+ */
+SMFW_API int smfw_aws_client_measured_skew(smfw_aws_client *client, int64_t *skew_s);
+
+/**
+ * Where the region came from, once smfw_aws_client_region() resolved it: "the
+ * --region option", "AWS_REGION", "AWS_DEFAULT_REGION", "the AWS config file"
+ * or "EC2 instance metadata"; NULL before. A static string.
+ */
+SMFW_API const char *smfw_aws_client_region_source(smfw_aws_client *client);
+
+/** The AWS profile the client reads (option, AWS_DEFAULT_PROFILE, AWS_PROFILE, "default"). */
+SMFW_API const char *smfw_aws_client_profile_name(const smfw_aws_client *client);
+
+/** A service's resolved endpoint: where calls go and how they are signed. */
+typedef struct smfw_aws_endpoint_info {
+    char url[1024];          /**< no trailing '/' */
+    char signing_region[64]; /**< the region in the SigV4 scope */
+    char signing_name[64];   /**< the service name in the SigV4 scope */
+    int overridden;          /**< the URL came from an override (--endpoint-url, AWS_ENDPOINT_URL*,
+                                the profile's endpoint_url or services section) */
+    int fips;                /**< FIPS was asked (and applied: 0 with an override) */
+    int dualstack;           /**< dual-stack was asked (and applied: 0 with an override) */
+} smfw_aws_endpoint_info;
+
+/**
+ * Resolve `service` (the ids of smfw_aws_client_endpoint) as the client's calls
+ * do, with the signing region and name. Nothing is contacted; the region is
+ * resolved first (instance metadata only when no_imds is off and nothing else
+ * names a region).
+ */
+SMFW_API smfw_status smfw_aws_client_endpoint_info(smfw_aws_client *client, const char *service,
+                                                   smfw_aws_endpoint_info *out, smfw_error *err);
+
+/**
  * Sign a request for `service` (signing name) with the client's current
  * credentials, region and clock offset: the cheap path for load generators.
  * Thread-safe; the signing key is cached per day.
@@ -240,6 +277,24 @@ SMFW_API smfw_status smfw_aws_iam_get_role(smfw_aws_client *client, const char *
 SMFW_API smfw_status smfw_aws_iam_get_role_trust(smfw_aws_client *client, const char *role_name,
                                                  char *arn, size_t arn_size, char **trust_policy,
                                                  smfw_error *err);
+/** One action's verdict from SimulatePrincipalPolicy. */
+typedef struct smfw_aws_iam_decision {
+    char action[128];   /**< "sagemaker:InvokeEndpoint" */
+    char resource[512]; /**< the resource ARN simulated ("*" for any) */
+    char decision[32];  /**< "allowed", "explicitDeny" or "implicitDeny" */
+} smfw_aws_iam_decision;
+
+/**
+ * IAM SimulatePrincipalPolicy: the identity policies of `policy_source_arn` (a
+ * user, group or role ARN, with its path) evaluated for each of `actions` on
+ * `resource` (NULL: "*"), all pages read. out[i] is actions[i]'s verdict
+ * (n_actions entries; an action IAM did not answer for keeps an empty
+ * decision). AccessDenied when the caller may not call it is SMFW_ERR_AUTH.
+ */
+SMFW_API smfw_status smfw_aws_iam_simulate_principal_policy(
+    smfw_aws_client *client, const char *policy_source_arn, const char *const *actions,
+    size_t n_actions, const char *resource, smfw_aws_iam_decision *out, smfw_error *err);
+
 /** Called for each role of ListRoles (all pages); return non-zero to stop. */
 typedef int (*smfw_aws_iam_role_cb)(const char *role_name, const char *arn, void *user);
 SMFW_API smfw_status smfw_aws_iam_list_roles(smfw_aws_client *client, smfw_aws_iam_role_cb cb,

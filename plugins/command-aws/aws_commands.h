@@ -11,5 +11,7 @@ extern const smfw_command_def aws_command_cloudwatch;
 extern const smfw_command_def aws_command_publish;
 /** `smfw autoscaling` (cmd_autoscaling.c). */
 extern const smfw_command_def aws_command_autoscaling;
+/** `smfw doctor` (cmd_doctor.c). */
+extern const smfw_command_def aws_command_doctor;
 
 #endif

@@ -18,6 +18,7 @@
 # whole resolved properties (authSchemes) must be equal.
 set -euo pipefail
 : "${SMFW_BUILD_DIR:?}" "${SMFW_SOURCE_DIR:?}" "${SMFW_PYTHON:?}"
+here=$(cd "$(dirname "$0")" && pwd)
 TOOL="$SMFW_BUILD_DIR/tests/integration/endpoint_resolve"
 [ -x "$TOOL" ] || { echo "endpoint_resolve not built" >&2; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/smfw-endpoints.XXXXXX")
@@ -47,42 +48,13 @@ for s in sts s3; do
     done
 done
 
-cat >"$work/oracle.py" <<'PY'
-import sys
-import botocore
-import botocore.session
-from botocore.config import Config
-
-assert botocore.__version__ == "1.43.11", botocore.__version__
-session = botocore.session.get_session()
-for line in open(sys.argv[1]):
-    f = line.split()
-    svc, region, fips, ds = f[0], f[1], f[2] == "1", f[3] == "1"
-    url = f[4] if len(f) > 4 else None
-    key = " ".join(f)
-    try:
-        client = session.create_client(
-            svc, region_name=region, endpoint_url=url,
-            aws_access_key_id="AKIDEXAMPLE", aws_secret_access_key="SECRET",
-            config=Config(use_fips_endpoint=fips, use_dualstack_endpoint=ds))
-        model = client.meta.service_model
-        op = model.operation_model(model.operation_names[0])
-        ctx = {}
-        # What _make_api_call does before signing: the rules' URL and signing context.
-        ep_url, _, _ = client._resolve_endpoint_ruleset(op, {}, ctx)
-        sign = ctx.get("signing", {})
-        print(key, "=", ep_url, sign.get("region", client.meta.region_name),
-              sign.get("signing_name", model.signing_name))
-    except Exception as e:  # botocore refuses: smfw must too
-        print(key, "= error:", str(e).replace("\n", " "))
-PY
 export AWS_DATA_PATH="$SMFW_SOURCE_DIR/data/aws"
-AWS_CONFIG_FILE=/dev/null "$SMFW_PYTHON" "$work/oracle.py" "$work/cases" >"$work/botocore"
+AWS_CONFIG_FILE=/dev/null "$SMFW_PYTHON" "$here/botocore_endpoints.py" "$work/cases" >"$work/botocore"
 for via in env profile both; do
     "$TOOL" --via "$via" <"$work/cases" >"$work/smfw.$via"
 done
 legacy=(env AWS_STS_REGIONAL_ENDPOINTS=legacy AWS_S3_US_EAST_1_REGIONAL_ENDPOINT=regional)
-"${legacy[@]}" AWS_CONFIG_FILE=/dev/null "$SMFW_PYTHON" "$work/oracle.py" "$work/cases.legacy" \
+"${legacy[@]}" AWS_CONFIG_FILE=/dev/null "$SMFW_PYTHON" "$here/botocore_endpoints.py" "$work/cases.legacy" \
     >"$work/botocore.legacy"
 "${legacy[@]}" "$TOOL" <"$work/cases.legacy" >"$work/smfw.legacy"
 sed 's/^/legacy /' "$work/botocore.legacy" >>"$work/botocore"

@@ -1,7 +1,8 @@
 /*
- * iam.c - IAM GetRole and ListRoles (awsQuery XML, aws-wire.md style): the
- * roles defined with --role, each with an AssumeRolePolicyDocument that
- * trusts one service principal (URL-encoded JSON, as IAM returns it). IAM is
+ * iam.c - IAM GetRole, ListRoles and SimulatePrincipalPolicy (awsQuery XML,
+ * aws-wire.md style): the roles defined with --role, each with an
+ * AssumeRolePolicyDocument that trusts one service principal (URL-encoded
+ * JSON, as IAM returns it); the simulation allows every action but --deny's. IAM is
  * a global service: requests are signed for us-east-1 whatever --region is
  * (an SDK given an endpoint override signs with its client region: accepted).
  */
@@ -9,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define IAM_NS "https://iam.amazonaws.com/doc/2010-05-08/"
 
@@ -154,6 +156,66 @@ static void iam_list_roles(mock_server *srv, mock_request *req) {
     smfw_buf_free(&res);
 }
 
+/* The principal is the mock's caller (user/smfw-mock) or one of its roles. */
+static int known_principal(const mock_server *srv, const char *arn) {
+    char want[256];
+    snprintf(want, sizeof want, "arn:aws:iam::%s:user/smfw-mock", srv->opt.account_id);
+    if (!strcmp(arn, want)) return 1;
+    snprintf(want, sizeof want, "arn:aws:iam::%s:role/", srv->opt.account_id);
+    return !strncmp(arn, want, strlen(want)) && mock_find_role(&srv->opt, arn + strlen(want));
+}
+
+/* SimulatePrincipalPolicy (botocore's iam model): one EvaluationResult per action on the
+ * first resource, implicitDeny for --deny's actions (IAM compares them case-blind). */
+static void iam_simulate(mock_server *srv, mock_request *req) {
+    const char *body = (const char *)req->body;
+    char arn[512], resource[1024] = "*", action[160], key[64];
+    if (!mock_form_get(body, "PolicySourceArn", arn, sizeof arn) || !arn[0]) {
+        mock_aws_error(req, MOCK_PROTO_QUERY, 400, "ValidationError",
+                       "1 validation error detected: Value null at 'policySourceArn' failed to "
+                       "satisfy constraint: Member must not be null",
+                       NULL);
+        return;
+    }
+    if (!known_principal(srv, arn)) {
+        char msg[640];
+        snprintf(msg, sizeof msg, "The entity %s cannot be found.", arn);
+        mock_aws_error(req, MOCK_PROTO_QUERY, 404, "NoSuchEntity", msg, NULL);
+        return;
+    }
+    mock_form_get(body, "ResourceArns.member.1", resource, sizeof resource);
+    smfw_buf res = {0};
+    smfw_buf_puts(&res, "<EvaluationResults>");
+    int n = 0;
+    for (int i = 1; i <= 100; i++) {
+        snprintf(key, sizeof key, "ActionNames.member.%d", i);
+        if (!mock_form_get(body, key, action, sizeof action)) break;
+        n++;
+        int denied = 0;
+        for (size_t d = 0; d < srv->opt.denied_count; d++)
+            if (!strcasecmp(srv->opt.denied[d], action)) denied = 1;
+        smfw_buf_puts(&res, "<member><EvalActionName>");
+        mock_xml_append(&res, action);
+        smfw_buf_puts(&res, "</EvalActionName><EvalResourceName>");
+        mock_xml_append(&res, resource);
+        smfw_buf_printf(&res,
+                        "</EvalResourceName><EvalDecision>%s</EvalDecision><MatchedStatements/>"
+                        "<MissingContextValues/></member>",
+                        denied ? "implicitDeny" : "allowed");
+    }
+    if (n == 0) {
+        smfw_buf_free(&res);
+        mock_aws_error(req, MOCK_PROTO_QUERY, 400, "ValidationError",
+                       "1 validation error detected: Value null at 'actionNames' failed to "
+                       "satisfy constraint: Member must not be null",
+                       NULL);
+        return;
+    }
+    smfw_buf_puts(&res, "</EvaluationResults><IsTruncated>false</IsTruncated>");
+    iam_reply(req, "SimulatePrincipalPolicy", &res);
+    smfw_buf_free(&res);
+}
+
 void mock_iam_handle(mock_server *srv, mock_request *req, const char *action) {
     /* IAM's scope region is us-east-1 (libsmfw and SDKs on the real endpoint sign so); an SDK
        given an endpoint override signs with its own region instead, so that one passes too. */
@@ -165,7 +227,11 @@ void mock_iam_handle(mock_server *srv, mock_request *req, const char *action) {
         iam_get_role(srv, req);
     else if (!strcmp(action, "ListRoles"))
         iam_list_roles(srv, req);
+    else if (!strcmp(action, "SimulatePrincipalPolicy"))
+        iam_simulate(srv, req);
     else
         mock_aws_error(req, MOCK_PROTO_QUERY, 400, "InvalidAction",
-                       "smfw-mock emulates IAM GetRole and ListRoles only.", NULL);
+                       "smfw-mock emulates IAM GetRole, ListRoles and SimulatePrincipalPolicy "
+                       "only.",
+                       NULL);
 }

@@ -100,6 +100,8 @@ typedef struct mock_options {
     char *sharegpt_file;   /* ShareGPT JSON for jobs with public_dataset: sharegpt */
     mock_role roles[MOCK_MAX_NAMES];
     size_t role_count;
+    char *denied[MOCK_MAX_NAMES]; /* --deny: actions SimulatePrincipalPolicy says implicitDeny */
+    size_t denied_count;
     mock_scaling scaling[MOCK_MAX_NAMES];
     size_t scaling_count;
     long max_concurrency;                /* requests decoded at once per endpoint; 0 = no limit */

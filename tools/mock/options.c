@@ -45,6 +45,9 @@ static const mock_flag mock_flags[] = {
      "policy allows PRINCIPAL (default sagemaker.amazonaws.com; \"none\": trusts nobody), and a "
      "benchmark job whose RoleArn names a role that does not trust sagemaker.amazonaws.com is "
      "refused"},
+    {"deny", "ACTION",
+     "IAM SimulatePrincipalPolicy answers implicitDeny for ACTION (e.g. "
+     "sagemaker:InvokeEndpoint; repeatable; every other action is allowed)"},
     {"autoscaling", "NAME:MIN:MAX",
      "register an Application Auto Scaling target for endpoint (AllTraffic variant) or inference "
      "component NAME with that capacity range (repeatable; default none)"},
@@ -371,6 +374,21 @@ static int apply(mock_options *opt, const char *name, const char *value, int *ex
             opt->role_count++;
         }
         free(copy);
+    } else if (!strcmp(name, "deny")) {
+        size_t n = strlen(value);
+        const char *colon = strchr(value, ':');
+        if (opt->denied_count == MOCK_MAX_NAMES || !colon || colon == value || !colon[1] ||
+            n > 128 ||
+            strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:-") !=
+                n) {
+            snprintf(err, err_size,
+                     "--deny wants an IAM action such as sagemaker:InvokeEndpoint, got \"%s\"",
+                     value);
+            return -1;
+        }
+        opt->denied[opt->denied_count] = strdup(value);
+        if (!opt->denied[opt->denied_count]) abort();
+        opt->denied_count++;
     } else if (!strcmp(name, "autoscaling")) {
         char nm[128];
         long lo, hi;
@@ -563,6 +581,7 @@ void mock_options_free(mock_options *opt) {
         free(opt->roles[i].trust);
     }
     for (size_t i = 0; i < opt->scaling_count; i++) free(opt->scaling[i].name);
+    for (size_t i = 0; i < opt->denied_count; i++) free(opt->denied[i]);
     memset(opt, 0, sizeof *opt);
 }
 

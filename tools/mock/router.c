@@ -86,7 +86,10 @@ void mock_route(mock_request *req, void *server) {
         mock_form_get((const char *)req->body, "Action", action, sizeof action);
         if (!mock_sigv4_scope(req, NULL, 0, service, sizeof service))
             snprintf(service, sizeof service, "%s",
-                     !strcmp(action, "GetRole") || !strcmp(action, "ListRoles") ? "iam" : "sts");
+                     !strcmp(action, "GetRole") || !strcmp(action, "ListRoles") ||
+                             !strcmp(action, "SimulatePrincipalPolicy")
+                         ? "iam"
+                         : "sts");
         if (!strcmp(service, "iam")) {
             mock_iam_handle(srv, req, action);
         } else if (!strcmp(action, "GetCallerIdentity")) {
