@@ -49,8 +49,8 @@ const smfw_run_info *smfw_results_info(const smfw_results *r) {
 /* The cached parse of `text` (a field of the run info), parsing again when it changed. */
 static json_t *cached_json(const smfw_results *r, smfw_json_cache *c, const char *text,
                            const char *what) {
-    if (!text) return NULL;
     smfw_results_private *p = r->internal_;
+    if (!text || !p) return NULL;
     pthread_mutex_lock(&p->lock);
     if (!c->text || strcmp(c->text, text) != 0) {
         char *copy = strdup(text);
