@@ -87,6 +87,7 @@ void smfw_results_free(smfw_results *r) {
     free(r->errors);
     info_free(&r->info);
     smfw_results_private *p = priv(r);
+    smfw_results_access_free(p);
     pthread_mutex_destroy(&p->lock);
     free(p->jsonl_path);
     free(p);

@@ -8,11 +8,21 @@
 #include <smfw/buf.h>
 #include <smfw/results.h>
 
+/* A JSON-text field parsed once for the typed accessors; re-parsed when the text changes. */
+typedef struct smfw_json_cache {
+    char *text;           /* the text `value` was parsed from (NULL = nothing cached) */
+    struct json_t *value; /* NULL when that text is not JSON */
+} smfw_json_cache;
+
 typedef struct smfw_results_private {
     pthread_mutex_t lock;
     FILE *jsonl;
     char *jsonl_path;
+    smfw_json_cache input_config, client; /* info.input_config_json, info.smfw_json */
 } smfw_results_private;
+
+/* results_access.c: free the typed JSON caches (smfw_results_free). */
+void smfw_results_access_free(smfw_results_private *p);
 
 /* Read an AIPerf metric object ({unit, avg, p1.., min, max, std, count, sum}) into stats;
  * absent or null fields are left unset (fields mask). Takes a jansson json_t *. */

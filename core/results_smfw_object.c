@@ -31,9 +31,10 @@ static json_t *stats_json(const smfw_stats *s, const char *unit) {
     return o;
 }
 
-char *smfw_results_smfw_object_json(const smfw_results *r, int indent) {
+json_t *smfw_results_smfw_object(const smfw_results *r) {
     const smfw_run_info *i = &r->info;
     json_t *o = json_object();
+    if (!o) return NULL;
     put_str(o, "smfw_version", i->smfw_version ? i->smfw_version : SMFW_VERSION_STRING);
     put_str(o, "run_name", i->run_name);
     put_str(o, "backend", i->backend);
@@ -79,10 +80,15 @@ char *smfw_results_smfw_object_json(const smfw_results *r, int indent) {
         json_decref(m);
     json_t *sessions = smfw_session_stats_json(r);
     if (sessions) json_object_set_new(o, "sessions", sessions);
-    if (i->smfw_json) {
-        json_t *c = json_loads(i->smfw_json, 0, NULL);
-        if (c) json_object_set_new(o, "client", c);
-    }
+    /* A copy: the caller owns the whole object, the cached parse stays the results'. */
+    json_t *c = smfw_results_client(r);
+    if (json_is_object(c) || json_is_array(c)) json_object_set_new(o, "client", json_deep_copy(c));
+    return o;
+}
+
+char *smfw_results_smfw_object_json(const smfw_results *r, int indent) {
+    json_t *o = smfw_results_smfw_object(r);
+    if (!o) return NULL;
     size_t flags = JSON_REAL_PRECISION(17) | (indent > 0 ? JSON_INDENT(indent) : JSON_COMPACT);
     char *text = json_dumps(o, flags);
     json_decref(o);

@@ -6,6 +6,8 @@
 #   R3  no plugin includes the program's API (app.h, capacity.h, compare.h, merge.h)
 #   R4  the core includes no concrete plugin (nothing under plugins/, no plugin header)
 #   R5  smfw_run_context carries no plugin registry
+#   R6  plugins (and examples/) read results through the accessors of results.h, not the
+#       fields of smfw_results / smfw_record (their layout becomes private in ABI 2.0)
 # The plugin ABI 2.0 issue removes the violations that exist today; until each of its
 # steps lands they are listed in KNOWN below, exactly. A new violation fails, and so does
 # a listed one that is gone (take it off the list, so the list only shrinks).
@@ -23,12 +25,73 @@ R3|plugins/backend-managed/managed_backend.c|smfw/app.h
 R3|plugins/command-aws/autoscaling_plan.c|smfw/capacity.h
 R3|plugins/command-aws/cmd_cloudwatch.c|smfw/capacity.h
 R3|plugins/reporter-html/html_data.c|smfw/capacity.h
-R5|include/smfw/backend.h|registry'
+R5|include/smfw/backend.h|registry
+R6|plugins/backend-direct/backend_direct.c|->info
+R6|plugins/backend-direct/backend_direct.c|->n_records
+R6|plugins/backend-direct/backend_direct.c|->records
+R6|plugins/backend-direct/backend_direct.c|->records_complete
+R6|plugins/backend-direct/backend_direct.c|.input_config_json
+R6|plugins/backend-direct/backend_direct.c|.smfw_json
+R6|plugins/backend-direct/diagnose.c|->info
+R6|plugins/backend-direct/diagnose.c|->n_records
+R6|plugins/backend-direct/diagnose.c|->records
+R6|plugins/backend-direct/diagnose.c|->values[
+R6|plugins/backend-direct/outputs.c|->info
+R6|plugins/backend-direct/outputs.c|->n_records
+R6|plugins/backend-direct/outputs.c|->records
+R6|plugins/backend-direct/outputs.c|->stats[
+R6|plugins/backend-direct/outputs.c|->x_request_id
+R6|plugins/backend-direct/record_build.c|->cancellation_time_ns
+R6|plugins/backend-direct/record_build.c|->credit_issued_ns
+R6|plugins/backend-direct/record_build.c|->intended_start_ns
+R6|plugins/backend-direct/record_build.c|->request_ack_ns
+R6|plugins/backend-direct/record_build.c|->request_end_ns
+R6|plugins/backend-direct/record_build.c|->request_start_ns
+R6|plugins/backend-direct/record_build.c|->x_correlation_id
+R6|plugins/backend-direct/record_build.c|->x_request_id
+R6|plugins/backend-managed/levels.c|->info
+R6|plugins/backend-managed/levels.c|->stats[
+R6|plugins/backend-managed/managed_backend.c|->info
+R6|plugins/command-aws/cloudwatch.c|->info
+R6|plugins/command-aws/cloudwatch.c|->n_records
+R6|plugins/command-aws/cloudwatch.c|->stats[
+R6|plugins/command-aws/cmd_cloudwatch.c|->info
+R6|plugins/command-aws/cmd_cloudwatch.c|->n_records
+R6|plugins/command-aws/cmd_cloudwatch.c|->records
+R6|plugins/command-aws/cmd_cloudwatch.c|->request_end_ns
+R6|plugins/command-aws/cmd_cloudwatch.c|->request_start_ns
+R6|plugins/command-aws/cmd_cloudwatch.c|->values['
 
 found=$(mktemp)
 trap 'rm -f "$found"' EXIT
 aws_headers='aws|sigv4|cloudwatch|eventstream'
 program_api='app|capacity|compare|merge|cloudwatch'
+# R6: members only smfw_results / smfw_record have (in every plugin), and the ones whose
+# names other structs share too (extra, errors: checked in the reporters, where none do).
+layout='(->|\.)(stats|values)\[|(->|\.)(records|n_records|records_cap|records_complete|internal_)\b'
+layout+='|(->|\.)(input_config_json|smfw_json|extra_metrics_json|icl|icl_len)\b'
+# the run info: a member of smfw_run_info after "info." (a dataset's info shares none), or &...->info
+run_info='run_name|backend|target|endpoint_name|inference_component|url|region|model|endpoint_type'
+run_info+='|streaming|dataset_[a-z0-9_]+|token_count_source|start_wall_ns|end_wall_ns|smfw_version'
+run_info+='|aiperf_version|schema_version|benchmark_id|was_cancelled|concurrency|request_rate'
+run_info+='|request_count_target|shard|max_error_rate|gate_tripped|failure_reason|job_name|source_dir'
+layout+="|(->|\\.)info\\.($run_info)\\b|&[a-z_]+(->[a-z_]+)*->info\\b"
+layout+='|(->|\.)(request_start_ns|request_end_ns|request_ack_ns|credit_issued_ns)\b'
+layout+='|(->|\.)(cancellation_time_ns|intended_start_ns|x_request_id|x_correlation_id)\b'
+layout_reporters='(->|\.)(extra|errors)\[|(->|\.)(n_extra|n_errors|error|info)\b'
+# file|match for each use of a pattern ($1) in files ($2...), comment lines left out
+layout_uses() {
+    local pat=$1
+    shift
+    grep -HnE "$pat" "$@" 2>/dev/null | grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/\*|\*|//)' |
+        while IFS= read -r hit; do
+            f=${hit%%:*}
+            line=${hit#*:}
+            line=${line#*:}
+            grep -oE "$pat" <<<"$line" | sed -E 's/^&.*(->info)$/\1/; s/(info)\..*/\1/' |
+                sed "s/^/$(sed 's/[\/&|]/\\&/g' <<<"$f")|/"
+        done
+}
 backends=$(for d in plugins/backend-*/; do basename "$d" | sed 's/^backend-//'; done)
 
 # grep finds nothing where a rule holds: no errexit while collecting.
@@ -50,6 +113,11 @@ set +e +o pipefail
     # R5: a registry member in the run context
     if awk '/^typedef struct smfw_run_context/,/} smfw_run_context;/' include/smfw/backend.h |
         grep -qE '\bregistry\b'; then echo 'R5|include/smfw/backend.h|registry'; fi
+    # R6: results read by layout in plugins
+    {
+        layout_uses "$layout" $(find plugins examples -name '*.[ch]' | sort)
+        layout_uses "$layout_reporters" $(find plugins/reporter-* examples/reporter-* -name '*.[ch]' | sort)
+    } | sed 's/^/R6|/'
 } | sort -u >"$found"
 set -e -o pipefail
 
@@ -68,6 +136,6 @@ if [ -n "$gone" ]; then
 fi
 known=$(echo "$KNOWN" | grep -c .)
 if [ "$status" = 0 ]; then
-    echo "architecture: 5 passed, 0 failed (rules R1-R5; $known known violations left for ABI 2.0)"
+    echo "architecture: 6 passed, 0 failed (rules R1-R6; $known known violations left for ABI 2.0)"
 fi
 exit "$status"

@@ -64,14 +64,16 @@ static smfw_status hello_write_json(const hello *h, const smfw_results *r, const
     FILE *f = fopen(path, "w");
     if (!f) return smfw_error_set(err, SMFW_ERR_IO, "cannot write %s", path);
     fprintf(f, "{\"event\": \"smfw.run.finished\", \"run\": ");
-    hello_json_string(f, r->info.run_name ? r->info.run_name : "");
+    const smfw_run_info *info = smfw_results_info(r);
+    hello_json_string(f, info->run_name ? info->run_name : "");
     fprintf(f, ", \"backend\": ");
-    hello_json_string(f, r->info.backend ? r->info.backend : "");
+    hello_json_string(f, info->backend ? info->backend : "");
     fprintf(f, ", \"error_rate\": %.6g, \"metrics\": {", smfw_results_error_rate(r));
     int first = 1;
     for (int id = 0; id < SMFW_M_COUNT_; id++) {
-        const smfw_stats *s = &r->stats[id];
-        if (!s->present) continue;
+        /* Through the accessor, never r->stats[]: the layout becomes private in ABI 2.0. */
+        const smfw_stats *s = smfw_results_stat(r, (smfw_metric_id)id);
+        if (!s) continue;
         const smfw_metric_info *m = smfw_metric_get((smfw_metric_id)id);
         fprintf(f, "%s\n  ", first ? "" : ",");
         first = 0;
@@ -91,8 +93,8 @@ static smfw_status hello_write(void *ctx, const smfw_results *r, const char *dir
     const hello *h = ctx;
     if (h->json) return hello_write_json(h, r, dir, err);
     for (int id = 0; id < SMFW_M_COUNT_; id++) {
-        const smfw_stats *s = &r->stats[id];
-        if (!s->present) continue;
+        const smfw_stats *s = smfw_results_stat(r, (smfw_metric_id)id);
+        if (!s) continue;
         const smfw_metric_info *m = smfw_metric_get((smfw_metric_id)id);
         printf("%s: %s avg=%.2f", h->prefix, m->tag, s->avg);
         /* p50 and p99 are smfw_percentiles[4] and [8]; single values have none. */
@@ -100,9 +102,11 @@ static smfw_status hello_write(void *ctx, const smfw_results *r, const char *dir
         if (s->fields & (SMFW_STAT_P_FIRST << SMFW_P99)) printf(" p99=%.2f", s->p[SMFW_P99]);
         printf(" %s\n", m->display_unit);
     }
-    for (size_t i = 0; i < r->n_extra; i++)
-        printf("%s: %s avg=%.2f %s\n", h->prefix, r->extra[i].tag, r->extra[i].stats.avg,
-               r->extra[i].unit ? r->extra[i].unit : "");
+    /* Metrics of a newer AIPerf than this library knows. */
+    for (size_t i = 0; i < smfw_results_extra_count(r); i++) {
+        const smfw_extra_metric *x = smfw_results_extra(r, i);
+        printf("%s: %s avg=%.2f %s\n", h->prefix, x->tag, x->stats.avg, x->unit ? x->unit : "");
+    }
     if (fflush(stdout) != 0) return smfw_error_set(err, SMFW_ERR_IO, "cannot write to stdout");
     return SMFW_OK;
 }

@@ -6,7 +6,9 @@
  * aggregates (smfw_stats, AIPerf's profile_export_aiperf.json schema).
  * The direct backend fills records from its own measurements and calls
  * smfw_results_compute(); the managed backend parses an AIPerf bundle
- * (smfw_results_load_aiperf_json / _jsonl). Reporters only read.
+ * (smfw_results_load_aiperf_json / _jsonl). Reporters only read, and only
+ * through the accessors ("reading results" below): the struct layouts become
+ * private in ABI 2.0.
  *
  * Units: record values are kept in BASE units (ns for times, tokens,
  * tokens/sec...); aggregates in smfw_stats are in DISPLAY units (ms, sec...),
@@ -24,6 +26,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct json_t; /* jansson's json_t (<jansson.h>), for the typed JSON accessors */
 
 /**
  * Metrics smfw knows. Record-level metrics (a value per request) come first
@@ -419,6 +423,90 @@ SMFW_API smfw_status smfw_results_compute(smfw_results *results, const smfw_good
 
 /** Error rate errors / (valid + errors) from the records or, without records, from the stats. */
 SMFW_API double smfw_results_error_rate(const smfw_results *results);
+
+/* ---- reading results: the accessors reporters use ------------------------- */
+
+/*
+ * Reporters (and every other reader) read results through these functions, never
+ * through the fields of smfw_results / smfw_record: in ABI 2.0 both structs become
+ * opaque, and a metric appended in a 2.x minor must not move anything a compiled
+ * reporter reads. smfw_stats, smfw_extra_metric, smfw_error_summary_entry,
+ * smfw_record_error and smfw_run_info stay public value types handed out by const
+ * pointer (owned by the results; a 2.x minor only appends fields at their end).
+ * Every accessor accepts NULL results or records and then answers "absent".
+ */
+
+/** Statistics of a metric smfw knows, or NULL when the run has none (or id is out of range). */
+SMFW_API const smfw_stats *smfw_results_stat(const smfw_results *results, smfw_metric_id id);
+
+/** Number of metrics carried from a newer AIPerf than this version knows. */
+SMFW_API size_t smfw_results_extra_count(const smfw_results *results);
+
+/** Extra metric i (stored order), or NULL when i >= smfw_results_extra_count(). */
+SMFW_API const smfw_extra_metric *smfw_results_extra(const smfw_results *results, size_t i);
+
+/** Number of per-request records (valid and error). */
+SMFW_API size_t smfw_results_record_count(const smfw_results *results);
+
+/** Record i in completion order, or NULL when i >= smfw_results_record_count(). */
+SMFW_API const smfw_record *smfw_results_record(const smfw_results *results, size_t i);
+
+/** Number of distinct errors in the run's error summary. */
+SMFW_API size_t smfw_results_error_summary_count(const smfw_results *results);
+
+/** Error summary entry i, or NULL when i >= smfw_results_error_summary_count(). */
+SMFW_API const smfw_error_summary_entry *smfw_results_error_summary(const smfw_results *results,
+                                                                    size_t i);
+
+/** The run's metadata (never NULL for non-NULL results; read its fields, do not write). */
+SMFW_API const smfw_run_info *smfw_results_info(const smfw_results *results);
+
+/**
+ * AIPerf's input_config object of the run as jansson JSON, borrowed (do not modify or
+ * decref; json_incref it to keep it in another document). Valid until the results are
+ * freed or their input_config changes. NULL when the run has none or its text is not
+ * JSON (then logged once as a warning).
+ */
+SMFW_API struct json_t *smfw_results_input_config(const smfw_results *results);
+
+/** The client self-check object of the run (borrowed, as smfw_results_input_config), or NULL. */
+SMFW_API struct json_t *smfw_results_client(const smfw_results *results);
+
+/**
+ * smfw's own object for profile_export_aiperf.json (the document
+ * smfw_results_smfw_object_json writes) as a new jansson object: the caller
+ * json_decref's it. NULL on allocation failure.
+ */
+SMFW_API struct json_t *smfw_results_smfw_object(const smfw_results *results);
+
+/**
+ * A record-level metric of a record, in base units: 1 and *out set when the record has
+ * it, 0 when it does not (or id is not a record-level metric). The inter-chunk latencies
+ * are a list, not one value: 0 here, read them with smfw_record_icl().
+ */
+SMFW_API int smfw_record_value(const smfw_record *rec, smfw_metric_id id, double *out);
+
+/** The inter-chunk latencies (ns) of a record; *n = their number (0 and NULL when none). */
+SMFW_API const double *smfw_record_icl(const smfw_record *rec, size_t *n);
+
+/** The wall-clock times of a record (append-only ids). */
+typedef enum smfw_record_time {
+    SMFW_RECORD_CREDIT_ISSUED = 0,
+    SMFW_RECORD_REQUEST_START,
+    SMFW_RECORD_REQUEST_ACK,
+    SMFW_RECORD_REQUEST_END,
+    SMFW_RECORD_CANCELLATION,
+    SMFW_RECORD_INTENDED_START /**< when the schedule wanted the send */
+} smfw_record_time;
+
+/** A wall-clock time of a record, ns since the epoch; 0 when absent (or `which` is unknown). */
+SMFW_API int64_t smfw_record_time_ns(const smfw_record *rec, smfw_record_time which);
+
+/** The record's x_request_id (also sent as X-Amzn-SageMaker-Inference-Id), or NULL. */
+SMFW_API const char *smfw_record_request_id(const smfw_record *rec);
+
+/** The error of a failed record, or NULL for a valid one. */
+SMFW_API const smfw_record_error *smfw_record_get_error(const smfw_record *rec);
 
 /* ---- AIPerf file formats ------------------------------------------------ */
 

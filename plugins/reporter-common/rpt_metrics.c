@@ -15,13 +15,14 @@ static int rpt_stats_is_distribution(const smfw_stats *s) {
 
 size_t rpt_metrics_collect(const smfw_results *r, rpt_metric **out) {
     *out = NULL;
-    size_t cap = (size_t)SMFW_M_COUNT_ + r->n_extra;
+    size_t n_extra = smfw_results_extra_count(r);
+    size_t cap = (size_t)SMFW_M_COUNT_ + n_extra;
     rpt_metric *m = calloc(cap ? cap : 1, sizeof *m);
     if (!m) return (size_t)-1;
     size_t n = 0;
     for (int id = 0; id < (int)SMFW_M_COUNT_; id++) {
-        const smfw_stats *s = &r->stats[id];
-        if (!s->present) continue;
+        const smfw_stats *s = smfw_results_stat(r, (smfw_metric_id)id);
+        if (!s) continue;
         const smfw_metric_info *info = smfw_metric_get((smfw_metric_id)id);
         if (!info) continue;
         rpt_metric *e = &m[n++];
@@ -34,8 +35,8 @@ size_t rpt_metrics_collect(const smfw_results *r, rpt_metric **out) {
             info->kind == SMFW_METRIC_RECORD || info->kind == SMFW_METRIC_ERROR_RECORD;
         e->smfw_only = info->smfw_only;
     }
-    for (size_t i = 0; i < r->n_extra; i++) {
-        const smfw_extra_metric *x = &r->extra[i];
+    for (size_t i = 0; i < n_extra; i++) {
+        const smfw_extra_metric *x = smfw_results_extra(r, i);
         if (!x->tag || !x->stats.present) continue;
         rpt_metric *e = &m[n++];
         e->tag = x->tag;

@@ -38,11 +38,10 @@ static void rpt_copy_json_str(char *dst, size_t size, json_t *v) {
     if (json_is_string(v) && !dst[0]) snprintf(dst, size, "%s", json_string_value(v));
 }
 
-static void rpt_bundle_target_read(const smfw_run_info *in, rpt_bundle_target *t) {
+static void rpt_bundle_target_read(const smfw_results *r, rpt_bundle_target *t) {
     memset(t, 0, sizeof *t);
     t->streaming = -1;
-    if (!in->input_config_json) return;
-    json_t *cfg = json_loads(in->input_config_json, 0, NULL);
+    json_t *cfg = smfw_results_input_config(r); /* borrowed */
     if (!cfg) return;
     json_t *ep = json_object_get(cfg, "endpoint");
     rpt_copy_json_str(t->model, sizeof t->model,
@@ -56,11 +55,17 @@ static void rpt_bundle_target_read(const smfw_run_info *in, rpt_bundle_target *t
     rpt_copy_json_str(t->type, sizeof t->type, json_object_get(ep, "type"));
     json_t *st = json_object_get(ep, "streaming");
     if (json_is_boolean(st)) t->streaming = json_is_true(st);
-    json_decref(cfg);
+}
+
+/* A single-value statistic (avg), when the run has it. */
+static int rpt_single(const smfw_results *r, smfw_metric_id id, double *out) {
+    const smfw_stats *s = smfw_results_stat(r, id);
+    if (s) *out = s->avg;
+    return s != NULL;
 }
 
 void rpt_run_title(const smfw_results *r, char *out, size_t size) {
-    const smfw_run_info *in = &r->info;
+    const smfw_run_info *in = smfw_results_info(r);
     const char *name = in->run_name ? in->run_name : in->target ? in->target : NULL;
     if (!name && in->source_dir) {
         const char *slash = strrchr(in->source_dir, '/');
@@ -70,11 +75,11 @@ void rpt_run_title(const smfw_results *r, char *out, size_t size) {
 }
 
 size_t rpt_run_header(const smfw_results *r, rpt_kv out[RPT_HEADER_MAX]) {
-    const smfw_run_info *in = &r->info;
+    const smfw_run_info *in = smfw_results_info(r);
     size_t n = 0;
     char line[512], tmp[256];
     rpt_bundle_target bt;
-    rpt_bundle_target_read(in, &bt);
+    rpt_bundle_target_read(r, &bt);
     const char *model = in->model ? in->model : bt.model[0] ? bt.model : NULL;
     const char *type = in->endpoint_type ? in->endpoint_type : bt.type[0] ? bt.type : NULL;
     int streaming = in->endpoint_type || bt.streaming < 0 ? in->streaming : bt.streaming;
@@ -110,10 +115,9 @@ size_t rpt_run_header(const smfw_results *r, rpt_kv out[RPT_HEADER_MAX]) {
 
     line[0] = '\0';
     int64_t start = in->start_wall_ns, end = in->end_wall_ns;
-    if (start <= 0 && r->stats[SMFW_M_MIN_REQUEST_TIMESTAMP].present)
-        start = (int64_t)r->stats[SMFW_M_MIN_REQUEST_TIMESTAMP].avg;
-    if (end <= 0 && r->stats[SMFW_M_MAX_RESPONSE_TIMESTAMP].present)
-        end = (int64_t)r->stats[SMFW_M_MAX_RESPONSE_TIMESTAMP].avg;
+    double v;
+    if (start <= 0 && rpt_single(r, SMFW_M_MIN_REQUEST_TIMESTAMP, &v)) start = (int64_t)v;
+    if (end <= 0 && rpt_single(r, SMFW_M_MAX_RESPONSE_TIMESTAMP, &v)) end = (int64_t)v;
     if (start > 0) {
         rpt_utc_human(start, tmp);
         rpt_cat(line, sizeof line, "", tmp);
@@ -122,9 +126,8 @@ size_t rpt_run_header(const smfw_results *r, rpt_kv out[RPT_HEADER_MAX]) {
         rpt_utc_human(end, tmp);
         rpt_cat(line, sizeof line, " to ", tmp);
     }
-    if (r->stats[SMFW_M_BENCHMARK_DURATION].present) {
-        snprintf(tmp, sizeof tmp, "(benchmark duration %.2f s)",
-                 r->stats[SMFW_M_BENCHMARK_DURATION].avg);
+    if (rpt_single(r, SMFW_M_BENCHMARK_DURATION, &v)) {
+        snprintf(tmp, sizeof tmp, "(benchmark duration %.2f s)", v);
         rpt_cat(line, sizeof line, " ", tmp);
     }
     rpt_kv_add(out, &n, "When", line);
@@ -189,8 +192,8 @@ size_t rpt_run_header(const smfw_results *r, rpt_kv out[RPT_HEADER_MAX]) {
 
 static void rpt_headline_add(const smfw_results *r, rpt_headline_row *out, size_t *n,
                              smfw_metric_id id, const char *label) {
-    const smfw_stats *s = &r->stats[id];
-    if (!s->present || *n >= RPT_HEADLINE_MAX) return;
+    const smfw_stats *s = smfw_results_stat(r, id);
+    if (!s || *n >= RPT_HEADLINE_MAX) return;
     const smfw_metric_info *info = smfw_metric_get(id);
     rpt_headline_row *row = &out[(*n)++];
     memset(row, 0, sizeof *row);
@@ -228,24 +231,24 @@ size_t rpt_headline(const smfw_results *r, rpt_headline_row out[RPT_HEADLINE_MAX
 uint64_t rpt_errors_by_class(const smfw_results *r, uint64_t counts[SMFW_ERRCLASS_COUNT_]) {
     uint64_t total = 0;
     memset(counts, 0, sizeof(uint64_t) * SMFW_ERRCLASS_COUNT_);
-    for (size_t i = 0; i < r->n_errors; i++) {
-        int c = (int)r->errors[i].error_class;
+    for (size_t i = 0; i < smfw_results_error_summary_count(r); i++) {
+        const smfw_error_summary_entry *e = smfw_results_error_summary(r, i);
+        int c = (int)e->error_class;
         if (c <= SMFW_ERRCLASS_NONE || c >= SMFW_ERRCLASS_COUNT_) c = SMFW_ERRCLASS_OTHER;
-        counts[c] += r->errors[i].count;
-        total += r->errors[i].count;
+        counts[c] += e->count;
+        total += e->count;
     }
     return total;
 }
 
 int rpt_verdict(const smfw_results *r, char *text, size_t size) {
-    const smfw_run_info *in = &r->info;
+    const smfw_run_info *in = smfw_results_info(r);
     double rate = smfw_results_error_rate(r);
     double limit = in->max_error_rate;
     uint64_t errors = 0, valid = 0;
-    if (r->stats[SMFW_M_ERROR_REQUEST_COUNT].present)
-        errors = (uint64_t)r->stats[SMFW_M_ERROR_REQUEST_COUNT].avg;
-    if (r->stats[SMFW_M_REQUEST_COUNT].present)
-        valid = (uint64_t)r->stats[SMFW_M_REQUEST_COUNT].avg;
+    double v;
+    if (rpt_single(r, SMFW_M_ERROR_REQUEST_COUNT, &v)) errors = (uint64_t)v;
+    if (rpt_single(r, SMFW_M_REQUEST_COUNT, &v)) valid = (uint64_t)v;
     int valid_run = !in->gate_tripped && !(rate > limit);
     if (in->was_cancelled) {
         snprintf(text, size,

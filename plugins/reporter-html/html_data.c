@@ -52,10 +52,19 @@ static int html_xy_add(html_xy *xy, double x, double y, const char *title) {
     return 0;
 }
 
+static int64_t html_start(const smfw_record *rec) {
+    return smfw_record_time_ns(rec, SMFW_RECORD_REQUEST_START);
+}
+
+/* A valid record, sent at a known time, with that metric: its value (base units). */
+static int html_valid_value(const smfw_record *rec, smfw_metric_id id, double *v) {
+    return !smfw_record_get_error(rec) && html_start(rec) > 0 && smfw_record_value(rec, id, v);
+}
+
 static int64_t html_first_start(const smfw_results *r) {
     int64_t t0 = 0;
-    for (size_t i = 0; i < r->n_records; i++) {
-        int64_t s = r->records[i].request_start_ns;
+    for (size_t i = 0; i < smfw_results_record_count(r); i++) {
+        int64_t s = html_start(smfw_results_record(r, i));
         if (s > 0 && (t0 == 0 || s < t0)) t0 = s;
     }
     return t0;
@@ -63,39 +72,36 @@ static int64_t html_first_start(const smfw_results *r) {
 
 /* When a record ended (wall ns), 0 if unknown. */
 static int64_t html_record_end(const smfw_record *rec) {
-    if (!rec->error && rec->request_start_ns > 0 && smfw_record_has(rec, SMFW_M_REQUEST_LATENCY))
-        return rec->request_start_ns + (int64_t)rec->values[SMFW_M_REQUEST_LATENCY];
-    if (rec->request_end_ns > 0) return rec->request_end_ns;
-    return rec->request_start_ns;
+    double latency;
+    if (html_valid_value(rec, SMFW_M_REQUEST_LATENCY, &latency))
+        return html_start(rec) + (int64_t)latency;
+    int64_t end = smfw_record_time_ns(rec, SMFW_RECORD_REQUEST_END);
+    if (end > 0) return end;
+    return html_start(rec);
 }
 
 int html_data_timeline(const smfw_results *r, size_t max_points, html_xy *out, size_t *total) {
     memset(out, 0, sizeof *out);
     int64_t t0 = html_first_start(r);
-    size_t n = 0;
-    for (size_t i = 0; i < r->n_records; i++) {
-        const smfw_record *rec = &r->records[i];
-        if (!rec->error && rec->request_start_ns > 0 &&
-            smfw_record_has(rec, SMFW_M_TIME_TO_FIRST_TOKEN))
-            n++;
-    }
+    size_t n = 0, n_records = smfw_results_record_count(r);
+    double ttft;
+    for (size_t i = 0; i < n_records; i++)
+        if (html_valid_value(smfw_results_record(r, i), SMFW_M_TIME_TO_FIRST_TOKEN, &ttft)) n++;
     *total = n;
     if (n == 0) return 0;
     size_t stride = max_points && n > max_points ? (n + max_points - 1) / max_points : 1;
     size_t k = 0;
-    for (size_t i = 0; i < r->n_records; i++) {
-        const smfw_record *rec = &r->records[i];
-        if (rec->error || rec->request_start_ns <= 0 ||
-            !smfw_record_has(rec, SMFW_M_TIME_TO_FIRST_TOKEN))
-            continue;
+    for (size_t i = 0; i < n_records; i++) {
+        const smfw_record *rec = smfw_results_record(r, i);
+        if (!html_valid_value(rec, SMFW_M_TIME_TO_FIRST_TOKEN, &ttft)) continue;
         if (k++ % stride != 0) continue;
-        double x = (double)(rec->request_start_ns - t0) / 1e9;
-        double y = rec->values[SMFW_M_TIME_TO_FIRST_TOKEN] * 1e-6;
+        double x = (double)(html_start(rec) - t0) / 1e9;
+        double y = ttft * 1e-6;
         char title[256], ys[RPT_NUM_MAX];
         rpt_human(y, 2, ys);
-        if (rec->x_request_id)
-            snprintf(title, sizeof title, "request %.64s: sent at +%.3f s, TTFT %s ms",
-                     rec->x_request_id, x, ys);
+        const char *id = smfw_record_request_id(rec);
+        if (id)
+            snprintf(title, sizeof title, "request %.64s: sent at +%.3f s, TTFT %s ms", id, x, ys);
         else
             snprintf(title, sizeof title, "request %zu: sent at +%.3f s, TTFT %s ms", i + 1, x, ys);
         if (html_xy_add(out, x, y, title) != 0) return -1;
@@ -115,17 +121,22 @@ int html_data_cdf(const smfw_results *r, smfw_metric_id id, size_t max_points, h
     const smfw_metric_info *info = smfw_metric_get(id);
     double scale = info ? info->display_scale : 1.0;
     const char *unit = info ? info->display_unit : "";
-    size_t n = 0;
-    for (size_t i = 0; i < r->n_records; i++)
-        if (!r->records[i].error && smfw_record_has(&r->records[i], id)) n++;
+    size_t n = 0, n_records = smfw_results_record_count(r);
+    double value;
+    for (size_t i = 0; i < n_records; i++) {
+        const smfw_record *rec = smfw_results_record(r, i);
+        if (!smfw_record_get_error(rec) && smfw_record_value(rec, id, &value)) n++;
+    }
     char title[160], vs[RPT_NUM_MAX];
     if (n > 0) {
         double *v = malloc(n * sizeof *v);
         if (!v) return -1;
         size_t k = 0;
-        for (size_t i = 0; i < r->n_records; i++)
-            if (!r->records[i].error && smfw_record_has(&r->records[i], id))
-                v[k++] = r->records[i].values[id] * scale;
+        for (size_t i = 0; i < n_records; i++) {
+            const smfw_record *rec = smfw_results_record(r, i);
+            if (!smfw_record_get_error(rec) && smfw_record_value(rec, id, &value))
+                v[k++] = value * scale;
+        }
         qsort(v, n, sizeof *v, html_cmp_double);
         size_t m = max_points && n > max_points ? max_points : n;
         for (size_t j = 0; j < m; j++) {
@@ -143,8 +154,8 @@ int html_data_cdf(const smfw_results *r, smfw_metric_id id, size_t max_points, h
         return 0;
     }
     /* No records: the summary's percentiles are points of the same curve. */
-    const smfw_stats *s = &r->stats[id];
-    if (!s->present) return 0;
+    const smfw_stats *s = smfw_results_stat(r, id);
+    if (!s) return 0;
     *from_stats = 1;
     if (s->fields & SMFW_STAT_MIN) {
         rpt_human(s->min, 2, vs);
@@ -169,8 +180,8 @@ int html_data_bins(const smfw_results *r, size_t target, html_bins *bins) {
     memset(bins, 0, sizeof *bins);
     int64_t t0 = html_first_start(r), t1 = 0;
     if (t0 == 0) return 0;
-    for (size_t i = 0; i < r->n_records; i++) {
-        int64_t e = html_record_end(&r->records[i]);
+    for (size_t i = 0; i < smfw_results_record_count(r); i++) {
+        int64_t e = html_record_end(smfw_results_record(r, i));
         if (e > t1) t1 = e;
     }
     double span = (double)(t1 - t0) / 1e9;
@@ -196,17 +207,15 @@ int html_data_throughput(const smfw_results *r, const html_bins *bins, html_xy *
     if (bins->n == 0) return 0;
     double *tokens = calloc(bins->n, sizeof *tokens);
     if (!tokens) return -1;
-    for (size_t i = 0; i < r->n_records; i++) {
-        const smfw_record *rec = &r->records[i];
-        if (rec->error || rec->request_start_ns <= 0 ||
-            !smfw_record_has(rec, SMFW_M_REQUEST_LATENCY) ||
-            !smfw_record_has(rec, SMFW_M_OUTPUT_SEQUENCE_LENGTH))
+    for (size_t i = 0; i < smfw_results_record_count(r); i++) {
+        const smfw_record *rec = smfw_results_record(r, i);
+        double latency, osl, ttft;
+        if (!html_valid_value(rec, SMFW_M_REQUEST_LATENCY, &latency) ||
+            !smfw_record_value(rec, SMFW_M_OUTPUT_SEQUENCE_LENGTH, &osl))
             continue;
-        double start = (double)(rec->request_start_ns - bins->t0_ns) / 1e9;
-        double a = start, e = start + rec->values[SMFW_M_REQUEST_LATENCY] / 1e9;
-        if (smfw_record_has(rec, SMFW_M_TIME_TO_FIRST_TOKEN))
-            a = start + rec->values[SMFW_M_TIME_TO_FIRST_TOKEN] / 1e9;
-        double osl = rec->values[SMFW_M_OUTPUT_SEQUENCE_LENGTH];
+        double start = (double)(html_start(rec) - bins->t0_ns) / 1e9;
+        double a = start, e = start + latency / 1e9;
+        if (smfw_record_value(rec, SMFW_M_TIME_TO_FIRST_TOKEN, &ttft)) a = start + ttft / 1e9;
         if (!(e > a)) {
             size_t k = (size_t)fmax(0.0, floor(e / bins->width_s));
             if (k < bins->n) tokens[k] += osl;
@@ -249,15 +258,16 @@ int html_data_errors(const smfw_results *r, const html_bins *bins, html_xy *out,
         return -1;
     }
     int seen[SMFW_ERRCLASS_COUNT_] = {0};
-    for (size_t i = 0; i < r->n_records; i++) {
-        const smfw_record *rec = &r->records[i];
-        if (!rec->error) continue;
+    for (size_t i = 0; i < smfw_results_record_count(r); i++) {
+        const smfw_record *rec = smfw_results_record(r, i);
+        const smfw_record_error *error = smfw_record_get_error(rec);
+        if (!error) continue;
         int64_t t = html_record_end(rec);
         if (t <= 0) continue;
         double s = (double)(t - bins->t0_ns) / 1e9;
         size_t k = (size_t)fmax(0.0, floor(s / bins->width_s));
         if (k >= bins->n) k = bins->n - 1;
-        int c = (int)rec->error->error_class;
+        int c = (int)error->error_class;
         if (c <= SMFW_ERRCLASS_NONE || c >= SMFW_ERRCLASS_COUNT_) c = SMFW_ERRCLASS_OTHER;
         count[k * nc + (size_t)c]++;
         seen[c] = 1;
@@ -300,10 +310,11 @@ fail:
 
 /* Concurrency of a run: run info, then input_config (0.5 loadgen or 0.10 phases). */
 static int64_t html_sweep_concurrency(const smfw_results *r, const char *name) {
-    if (r->info.concurrency > 0) return r->info.concurrency;
+    const smfw_run_info *info = smfw_results_info(r);
+    if (info->concurrency > 0) return info->concurrency;
     int64_t c = 0;
-    if (r->info.input_config_json) {
-        json_t *cfg = json_loads(r->info.input_config_json, 0, NULL);
+    json_t *cfg = smfw_results_input_config(r); /* borrowed */
+    if (cfg) {
         json_t *v = json_object_get(json_object_get(cfg, "loadgen"), "concurrency");
         if (json_is_integer(v)) c = json_integer_value(v);
         json_t *phases = json_object_get(cfg, "phases");
@@ -315,7 +326,6 @@ static int64_t html_sweep_concurrency(const smfw_results *r, const char *name) {
             if (pn && strcmp(pn, "profiling") == 0 && json_is_integer(pc))
                 c = json_integer_value(pc);
         }
-        json_decref(cfg);
     }
     if (c > 0) return c;
     /* Last resort: trailing digits of the folder name ("qwen_concurrency4"). */
@@ -347,10 +357,11 @@ size_t html_sweep_scan(const char *dir, html_sweep_point **out) {
         if (!r) break;
         smfw_error err;
         smfw_error_clear(&err);
+        const smfw_stats *ttft = NULL, *otps = NULL, *rtps = NULL;
         if (smfw_results_load_aiperf_json(r, path, &err) == SMFW_OK &&
-            r->stats[SMFW_M_TIME_TO_FIRST_TOKEN].present &&
-            (r->stats[SMFW_M_TIME_TO_FIRST_TOKEN].fields & (SMFW_STAT_P_FIRST << SMFW_P95)) &&
-            r->stats[SMFW_M_OUTPUT_TOKEN_THROUGHPUT].present) {
+            (ttft = smfw_results_stat(r, SMFW_M_TIME_TO_FIRST_TOKEN)) != NULL &&
+            (ttft->fields & (SMFW_STAT_P_FIRST << SMFW_P95)) &&
+            (otps = smfw_results_stat(r, SMFW_M_OUTPUT_TOKEN_THROUGHPUT)) != NULL) {
             if (n == cap) {
                 size_t nc = cap ? cap * 2 : 8;
                 html_sweep_point *np = realloc(p, nc * sizeof *np);
@@ -365,11 +376,10 @@ size_t html_sweep_scan(const char *dir, html_sweep_point **out) {
             pt->label = strdup(e->d_name);
             if (pt->label) {
                 pt->concurrency = html_sweep_concurrency(r, e->d_name);
-                pt->ttft_p95_ms = r->stats[SMFW_M_TIME_TO_FIRST_TOKEN].p[SMFW_P95];
-                pt->output_tps = r->stats[SMFW_M_OUTPUT_TOKEN_THROUGHPUT].avg;
-                pt->request_tps = r->stats[SMFW_M_REQUEST_THROUGHPUT].present
-                                      ? r->stats[SMFW_M_REQUEST_THROUGHPUT].avg
-                                      : 0.0;
+                pt->ttft_p95_ms = ttft->p[SMFW_P95];
+                pt->output_tps = otps->avg;
+                rtps = smfw_results_stat(r, SMFW_M_REQUEST_THROUGHPUT);
+                pt->request_tps = rtps ? rtps->avg : 0.0;
                 n++;
             }
         }

@@ -100,8 +100,9 @@ static void html_section_summary(smfw_buf *b, const smfw_results *r) {
 
     uint64_t by_class[SMFW_ERRCLASS_COUNT_];
     uint64_t total = rpt_errors_by_class(r, by_class);
+    size_t n_errors = smfw_results_error_summary_count(r);
     smfw_buf_puts(b, "<section id=\"errors\"><h2>Errors</h2>");
-    if (total == 0 && r->n_errors == 0) {
+    if (total == 0 && n_errors == 0) {
         smfw_buf_puts(b, "<p>No request failed.</p>");
     } else {
         smfw_buf_puts(b, "<table><tr><th>Class</th><th>Requests</th></tr>");
@@ -116,8 +117,8 @@ static void html_section_summary(smfw_buf *b, const smfw_results *r) {
         }
         smfw_buf_puts(b, "</table><table><tr><th>Class</th><th>Code</th><th>Type</th>"
                          "<th>Message</th><th>Count</th></tr>");
-        for (size_t i = 0; i < r->n_errors && i < 50; i++) {
-            const smfw_error_summary_entry *e = &r->errors[i];
+        for (size_t i = 0; i < n_errors && i < 50; i++) {
+            const smfw_error_summary_entry *e = smfw_results_error_summary(r, i);
             char code[16] = "", num[RPT_NUM_MAX];
             if (e->has_code) snprintf(code, sizeof code, "%d", e->code);
             rpt_human((double)e->count, 0, num);
@@ -170,15 +171,15 @@ static int html_section_charts(smfw_buf *b, const html_reporter *self, const smf
         c.note = note;
     }
     /* Why there is no TTFT: a streaming run whose requests all failed is still streaming. */
-    size_t ok = 0;
-    for (size_t i = 0; i < r->n_records; i++)
-        if (!r->records[i].error) ok++;
-    const char *empty =
-        !r->n_records              ? "No per-request records (profile_export.jsonl) in this "
-                                     "result."
-        : r->info.streaming && !ok ? "No request has a time to first token: every request failed."
-        : r->info.streaming        ? "No request has a time to first token (no content arrived)."
-                                   : "No request has a time to first token (not streaming).";
+    size_t ok = 0, n_records = smfw_results_record_count(r);
+    for (size_t i = 0; i < n_records; i++)
+        if (!smfw_record_get_error(smfw_results_record(r, i))) ok++;
+    int streaming = smfw_results_info(r)->streaming;
+    const char *empty = !n_records ? "No per-request records (profile_export.jsonl) in this result."
+                        : streaming && !ok
+                            ? "No request has a time to first token: every request failed."
+                        : streaming ? "No request has a time to first token (no content arrived)."
+                                    : "No request has a time to first token (not streaming).";
     html_one_series_chart(b, &c, &xy, "TTFT", HTML_SERIES_POINTS, empty);
     html_xy_free(&xy);
 
@@ -279,9 +280,10 @@ static int html_section_charts(smfw_buf *b, const html_reporter *self, const smf
 static int html_section_sweep(smfw_buf *b, const smfw_results *r, const char *output_dir) {
     html_sweep_point *p = NULL;
     size_t n = html_sweep_scan(output_dir, &p);
-    if (n < 2 && r->info.source_dir && strcmp(r->info.source_dir, output_dir) != 0) {
+    const char *source = smfw_results_info(r)->source_dir;
+    if (n < 2 && source && strcmp(source, output_dir) != 0) {
         html_sweep_free(p, n);
-        n = html_sweep_scan(r->info.source_dir, &p);
+        n = html_sweep_scan(source, &p);
     }
     if (n < 2) {
         html_sweep_free(p, n);

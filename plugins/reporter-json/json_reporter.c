@@ -97,15 +97,12 @@ static json_t *json_reporter_metric(const rpt_metric *m, int count_sum) {
     return o;
 }
 
-/* A 0.5.0-shaped input_config from the run info, for runs that have none. */
-static json_t *json_reporter_input_config(const smfw_run_info *info) {
-    if (info->input_config_json) {
-        json_error_t jerr;
-        json_t *parsed = json_loads(info->input_config_json, JSON_DECODE_ANY, &jerr);
-        if (parsed) return parsed;
-        SMFW_LOG_WARN("json", "run input_config is not JSON (%s); writing a summary instead",
-                      jerr.text);
-    }
+/* The run's input_config, or a 0.5.0-shaped one from the run info for runs that have none. */
+static json_t *json_reporter_input_config(const smfw_results *r) {
+    const smfw_run_info *info = smfw_results_info(r);
+    /* Borrowed, so shared and never modified; text that is not JSON was logged by the core. */
+    json_t *parsed = smfw_results_input_config(r);
+    if (parsed) return json_incref(parsed);
     json_t *cfg = json_object();
     json_t *endpoint = json_object();
     if (info->model) {
@@ -137,8 +134,8 @@ static json_t *json_reporter_input_config(const smfw_run_info *info) {
 
 static json_t *json_reporter_error_summary(const smfw_results *r) {
     json_t *list = json_array();
-    for (size_t i = 0; i < r->n_errors; i++) {
-        const smfw_error_summary_entry *e = &r->errors[i];
+    for (size_t i = 0; i < smfw_results_error_summary_count(r); i++) {
+        const smfw_error_summary_entry *e = smfw_results_error_summary(r, i);
         json_t *details = json_object();
         if (e->has_code) json_object_set_new(details, "code", json_integer(e->code));
         if (e->type) json_object_set_new(details, "type", json_reporter_str(e->type));
@@ -161,27 +158,18 @@ static void json_reporter_set_str(json_t *o, const char *key, const char *value)
  * plus the failed requests per error class for readers of this file.
  */
 static json_t *json_reporter_smfw_object(const smfw_results *r) {
-    json_t *o = NULL;
-    char *text = smfw_results_smfw_object_json(r, 0);
-    if (text) {
-        json_error_t jerr;
-        o = json_loads(text, 0, &jerr);
-        if (o && !json_is_object(o)) {
-            json_decref(o);
-            o = NULL;
-        }
-        free(text);
-    }
+    json_t *o = smfw_results_smfw_object(r);
     if (!o) {
         SMFW_LOG_WARN("json", "smfw run metadata could not be built; writing a minimal object");
         o = json_object();
         json_reporter_set_str(o, "smfw_version", smfw_version());
     }
     uint64_t by_class[SMFW_ERRCLASS_COUNT_] = {0};
-    for (size_t i = 0; i < r->n_errors; i++) {
-        int c = (int)r->errors[i].error_class;
+    for (size_t i = 0; i < smfw_results_error_summary_count(r); i++) {
+        const smfw_error_summary_entry *e = smfw_results_error_summary(r, i);
+        int c = (int)e->error_class;
         if (c <= SMFW_ERRCLASS_NONE || c >= SMFW_ERRCLASS_COUNT_) c = SMFW_ERRCLASS_OTHER;
-        by_class[c] += r->errors[i].count;
+        by_class[c] += e->count;
     }
     json_t *classes = json_object();
     for (int c = 0; c < SMFW_ERRCLASS_COUNT_; c++)
@@ -198,7 +186,7 @@ static smfw_status json_reporter_render(const smfw_results *r, int count_sum, sm
     rpt_metric *m = NULL;
     size_t n = rpt_metrics_collect(r, &m);
     if (n == (size_t)-1) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
-    const smfw_run_info *info = &r->info;
+    const smfw_run_info *info = smfw_results_info(r);
     json_t *root = json_object();
     char aiperf_version[96];
     snprintf(aiperf_version, sizeof aiperf_version, "smfw-%s (aiperf-0.5.0 compatible)",
@@ -215,7 +203,7 @@ static smfw_status json_reporter_render(const smfw_results *r, int count_sum, sm
         if (e && !e->smfw_only)
             json_object_set_new(root, e->tag, json_reporter_metric(e, count_sum));
     }
-    json_object_set_new(root, "input_config", json_reporter_input_config(info));
+    json_object_set_new(root, "input_config", json_reporter_input_config(r));
     json_object_set_new(root, "was_cancelled", json_boolean(info->was_cancelled));
     json_object_set_new(root, "error_summary", json_reporter_error_summary(r));
     char when[64];

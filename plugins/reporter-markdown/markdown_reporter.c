@@ -267,8 +267,9 @@ static smfw_status markdown_reporter_render(const markdown_reporter *self, const
 
     uint64_t by_class[SMFW_ERRCLASS_COUNT_];
     uint64_t total = rpt_errors_by_class(r, by_class);
+    size_t n_errors = smfw_results_error_summary_count(r);
     smfw_buf_puts(b, "\n## Errors\n\n");
-    if (total == 0 && r->n_errors == 0) {
+    if (total == 0 && n_errors == 0) {
         smfw_buf_puts(b, "No request failed.\n");
     } else {
         markdown_table_init(&t, 2, "lr");
@@ -285,8 +286,8 @@ static smfw_status markdown_reporter_render(const markdown_reporter *self, const
         markdown_table_init(&t, 5, "lrllr");
         markdown_table_row(&t, (const char *const[]){"Class", "Code", "Type", "Message", "Count"});
         size_t shown = 0;
-        for (size_t i = 0; i < r->n_errors && shown < (size_t)self->max_error_rows; i++, shown++) {
-            const smfw_error_summary_entry *e = &r->errors[i];
+        for (size_t i = 0; i < n_errors && shown < (size_t)self->max_error_rows; i++, shown++) {
+            const smfw_error_summary_entry *e = smfw_results_error_summary(r, i);
             char code[16] = "", count[RPT_NUM_MAX], msg[200];
             if (e->has_code) snprintf(code, sizeof code, "%d", e->code);
             rpt_human((double)e->count, 0, count);
@@ -296,9 +297,9 @@ static smfw_status markdown_reporter_render(const markdown_reporter *self, const
                                                          code, e->type ? e->type : "", msg, count});
         }
         markdown_table_print(&t, b);
-        if (r->n_errors > shown)
+        if (n_errors > shown)
             smfw_buf_printf(b, "\n(%zu more distinct errors in profile_export_aiperf.json)\n",
-                            r->n_errors - shown);
+                            n_errors - shown);
     }
 
     smfw_buf_puts(b, "\n## Files\n\n");
