@@ -60,7 +60,9 @@ R6|plugins/command-aws/cmd_cloudwatch.c|->n_records
 R6|plugins/command-aws/cmd_cloudwatch.c|->records
 R6|plugins/command-aws/cmd_cloudwatch.c|->request_end_ns
 R6|plugins/command-aws/cmd_cloudwatch.c|->request_start_ns
-R6|plugins/command-aws/cmd_cloudwatch.c|->values['
+R6|plugins/command-aws/cmd_cloudwatch.c|->values[
+R6|plugins/command-aws/publish_keys.c|->info
+R6|plugins/command-aws/publish_keys.c|->stats['
 
 found=$(mktemp)
 trap 'rm -f "$found"' EXIT

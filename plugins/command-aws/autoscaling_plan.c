@@ -92,8 +92,10 @@ smfw_status aas_plan_from_dir(const char *dir, double headroom, double instances
         if (!r) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
         st = smfw_results_load_dir(r, dir, err);
         if (st == SMFW_OK) {
-            int rate = r->info.concurrency <= 0 && r->info.request_rate > 0;
-            double load = rate ? r->info.request_rate : (double)r->info.concurrency;
+            int rate =
+                smfw_results_info(r)->concurrency <= 0 && smfw_results_info(r)->request_rate > 0;
+            double load = rate ? smfw_results_info(r)->request_rate
+                               : (double)smfw_results_info(r)->concurrency;
             if (!(load > 0)) {
                 st = smfw_error_set(err, SMFW_ERR_USAGE,
                                     "%s does not record its concurrency or request rate", dir);
@@ -102,9 +104,9 @@ smfw_status aas_plan_from_dir(const char *dir, double headroom, double instances
                 smfw_sweep_point_from_results(r, load, &p);
                 snprintf(out->why, sizeof out->why,
                          "the run's own level (one run: its knee is unknown; a sweep finds it)");
-                copy_name(out->endpoint, sizeof out->endpoint, r->info.endpoint_name);
+                copy_name(out->endpoint, sizeof out->endpoint, smfw_results_info(r)->endpoint_name);
                 copy_name(out->inference_component, sizeof out->inference_component,
-                          r->info.inference_component);
+                          smfw_results_info(r)->inference_component);
                 st = finish(&p, rate, headroom, instances, dir, out, err);
             }
         }
@@ -117,7 +119,7 @@ smfw_status aas_plan_from_dir(const char *dir, double headroom, double instances
     memset(&o, 0, sizeof o);
     o.headroom = headroom > 0 ? headroom : -1; /* -1: none at all */
     o.load_is_rate = s->mode && strcmp(s->mode, "request_rate") == 0;
-    if (s->n && s->results[0]) o.max_error_rate = s->results[0]->info.max_error_rate;
+    if (s->n && s->results[0]) o.max_error_rate = smfw_results_info(s->results[0])->max_error_rate;
     smfw_sweep_analysis a;
     st = smfw_sweep_analyze(s->points, s->n, &o, &a, err);
     if (st == SMFW_OK && a.operating < 0)
@@ -126,9 +128,10 @@ smfw_status aas_plan_from_dir(const char *dir, double headroom, double instances
         const smfw_sweep_point *p = &s->points[a.operating];
         snprintf(out->why, sizeof out->why, "%s", a.operating_why);
         if (p->results) {
-            copy_name(out->endpoint, sizeof out->endpoint, p->results->info.endpoint_name);
+            copy_name(out->endpoint, sizeof out->endpoint,
+                      smfw_results_info(p->results)->endpoint_name);
             copy_name(out->inference_component, sizeof out->inference_component,
-                      p->results->info.inference_component);
+                      smfw_results_info(p->results)->inference_component);
         }
         st = finish(p, o.load_is_rate, headroom, instances, dir, out, err);
     }

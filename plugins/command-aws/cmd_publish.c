@@ -209,8 +209,8 @@ static smfw_status write_folder(const char *dir, const char *arn, const smfw_res
         return smfw_error_set(err, SMFW_ERR_IO, "cannot create %s: %s", dir, strerror(errno));
     json_t *root = json_object();
     for (int m = 0; m < SMFW_M_COUNT_; m++) {
-        const smfw_stats *s = &r->stats[m];
-        if (!s->present) continue;
+        const smfw_stats *s = smfw_results_stat(r, (smfw_metric_id)m);
+        if (!s) continue;
         const smfw_metric_info *info = smfw_metric_get((smfw_metric_id)m);
         json_t *o = json_pack("{s:s}", "unit", info->display_unit);
         if (s->fields & SMFW_STAT_AVG) json_object_set_new(o, "avg", json_real(s->avg));
@@ -322,7 +322,7 @@ static int publish_main(const smfw_command_context *ctx, int argc, char **argv) 
             st = publish_package(client, &a, keys, ctx->out, &err);
         else {
             const char *ep = smfw_settings_get(smfw_config_section(ctx->config, "run"), "endpoint");
-            if (!ep || !*ep) ep = r->info.endpoint_name;
+            if (!ep || !*ep) ep = smfw_results_info(r)->endpoint_name;
             if (!ep || !*ep || strcmp(ep, "mock") == 0) {
                 st = smfw_error_set(&err, SMFW_ERR_USAGE,
                                     "--endpoint-tags needs a SageMaker endpoint: --endpoint NAME "

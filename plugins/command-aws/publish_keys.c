@@ -136,7 +136,7 @@ static int put_number(smfw_publish_set *out, const char *key, double v) {
 
 smfw_status smfw_publish_keys_from_results(const smfw_results *r, const char *report_uri,
                                            smfw_publish_set *out, smfw_error *err) {
-    const smfw_run_info *i = &r->info;
+    const smfw_run_info *i = smfw_results_info(r);
     char bad = 0, buf[64];
     int oom = smfw_publish_set_put(out, SMFW_PUBLISH_PREFIX "v", SMFW_PUBLISH_SCHEME);
     if (report_uri) {
@@ -175,8 +175,8 @@ smfw_status smfw_publish_keys_from_results(const smfw_results *r, const char *re
     oom |= put_fact(out, "dataset_sha256", i->dataset_sha256);
     oom |= put_fact(out, "gate", i->gate_tripped ? "tripped" : "passed");
     for (size_t m = 0; m < N_PUBLISHED; m++) {
-        const smfw_stats *s = &r->stats[published[m].id];
-        if (!s->present) continue;
+        const smfw_stats *s = smfw_results_stat(r, published[m].id);
+        if (!s) continue;
         const char *tag = smfw_metric_get(published[m].id)->tag;
         for (int b = 0; b <= SMFW_PERCENTILE_COUNT; b++) {
             if (!(published[m].stats & (1u << b))) continue;
