@@ -8,7 +8,8 @@
 
 #include "aws_commands.h"
 
-static const smfw_command_def *const aws_commands[] = {&aws_command_cloudwatch, NULL};
+static const smfw_command_def *const aws_commands[] = {&aws_command_cloudwatch,
+                                                       &aws_command_batch_submit, NULL};
 
 static const smfw_command_ops aws_ops = {sizeof(smfw_command_ops), aws_commands};
 
