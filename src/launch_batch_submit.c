@@ -57,7 +57,7 @@ int launch_batch_submit(const char *const *run_args, size_t n_run_args, const ch
                  "plugin provides (it comes with the command plugin aws, smfw_command_aws.so; see "
                  "`smfw plugins`); or run without --submit and give the two requests to `aws "
                  "batch register-job-definition` and `aws batch submit-job`");
-        rc = smfw_status_exit_code(SMFW_ERR_NOT_FOUND);
+        rc = smfw_status_exit_code(SMFW_ERR_CONFIG);
         goto done;
     }
     /* The command reads a file: a private one, removed when it is done. */
