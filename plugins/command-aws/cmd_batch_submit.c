@@ -109,14 +109,14 @@ static int check_queue(smfw_aws_client *client, const char *queue) {
     int rc = 0;
     if (!q) {
         smfw_log(SMFW_LOG_ERROR, NULL,
-                 "--job-queue %s: no such AWS Batch job queue in %s (`aws batch "
-                 "describe-job-queues` lists them; a queue needs a compute environment)",
+                 "the job queue %s (--job-queue) is no AWS Batch job queue in %s (`aws "
+                 "batch describe-job-queues` lists them; a queue needs a compute environment)",
                  queue, region);
         rc = smfw_status_exit_code(SMFW_ERR_NOT_FOUND);
     } else if (strcmp(str(q, "state"), "ENABLED") != 0) {
         smfw_log(SMFW_LOG_ERROR, NULL,
-                 "--job-queue %s: the queue is %s; Batch takes jobs only on an enabled queue "
-                 "(`aws batch update-job-queue --job-queue %s --state ENABLED`)",
+                 "the job queue %s (--job-queue) is %s; Batch takes jobs only on an enabled "
+                 "queue (`aws batch update-job-queue --job-queue %s --state ENABLED`)",
                  queue, str(q, "state"), queue);
         rc = smfw_status_exit_code(SMFW_ERR_CONFIG);
     }

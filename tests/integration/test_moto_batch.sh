@@ -117,9 +117,9 @@ refused() { # WHAT PATTERN RC ARGS...
     [ "$rc" = "$want" ] && grep -q -- "$pattern" refused.err ||
         fail "$what: expected exit $want naming $pattern, got $rc" refused.out refused.err
 }
-refused "missing queue" "--job-queue smfw-nope-queue: no such AWS Batch job queue in us-east-1" 2 \
+refused "missing queue" "the job queue smfw-nope-queue (--job-queue) is no AWS Batch job queue in us-east-1" 2 \
     "${launch[@]}" "${aws_opts[@]}" --job-queue smfw-nope-queue --submit
-refused "disabled queue" "the queue is DISABLED" 1 \
+refused "disabled queue" "the job queue smfw-off-queue (--job-queue) is DISABLED" 1 \
     "${launch[@]}" "${aws_opts[@]}" --job-queue smfw-off-queue --submit
 [ "$(moto_requests POST /v1/registerjobdefinition)" = 2 ] ||
     fail "a refused queue must register nothing" "$work/moto.log"
