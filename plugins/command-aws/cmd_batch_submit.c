@@ -17,6 +17,26 @@
 
 #include "aws_commands.h"
 
+/* An environment entry whose value would be a secret in plain sight: anyone who can
+ * describe the job reads it (and -v would log it). The same rule as `smfw launch`. */
+static const char *secret_env(const json_t *container) {
+    const json_t *env = json_object_get(container, "environment");
+    for (size_t i = 0; i < json_array_size(env); i++) {
+        const char *name = json_string_value(json_object_get(json_array_get(env, i), "name"));
+        if (!name) continue;
+        char low[256];
+        size_t n = 0;
+        for (; name[n] && n + 1 < sizeof low; n++)
+            low[n] = (char)(name[n] >= 'A' && name[n] <= 'Z' ? name[n] - 'A' + 'a' : name[n]);
+        low[n] = '\0';
+        if (strstr(low, "secret") || strstr(low, "password") || strstr(low, "token") ||
+            strstr(low, "api_key") || strstr(low, "access_key") ||
+            (n >= 4 && strcmp(low + n - 4, "_key") == 0))
+            return name;
+    }
+    return NULL;
+}
+
 /* The launcher's document, from a file or "-" (stdin); NULL after naming the problem. */
 static json_t *load_requests(const char *file) {
     json_error_t je;
@@ -39,6 +59,18 @@ static json_t *load_requests(const char *file) {
                           : !json_is_string(json_object_get(sub, "jobName"))  ? "submitJob.jobName"
                           : !json_is_string(json_object_get(sub, "jobQueue")) ? "submitJob.jobQueue"
                                                                               : NULL;
+    const char *secret = secret_env(json_object_get(def, "containerProperties"));
+    if (!secret) secret = secret_env(json_object_get(sub, "containerOverrides"));
+    if (!missing && secret) {
+        smfw_log(SMFW_LOG_ERROR, NULL,
+                 "--requests %s: the environment variable %s would be readable by anyone who "
+                 "can describe the job; give it as a secret instead (\"secrets\": [{\"name\": "
+                 "\"%s\", \"valueFrom\": SECRET_ARN}], as `smfw launch batch --api-key-secret` "
+                 "writes it)",
+                 name, secret, secret);
+        json_decref(doc);
+        return NULL;
+    }
     if (missing) {
         smfw_log(SMFW_LOG_ERROR, NULL,
                  "--requests %s: no %s; expected {\"registerJobDefinition\": {...}, "

@@ -11,7 +11,8 @@
 #     tags), the array job of size 3 on the queue; a second submit is revision 2 and its job
 #     names :2; `smfw batch-submit --requests -` submits a saved document.
 #  4. Refusals: a queue that does not exist or is disabled is named before anything is
-#     registered (no new revision); a document without submitJob names the key.
+#     registered (no new revision); a document without submitJob names the key; one with a
+#     secret-looking environment variable is refused without printing it.
 # moto has no docker here: its background run of the children fails; only what the submission
 # returned and stored is checked. moto does not check signatures (unit.test_aws_rest_json does).
 set -euo pipefail
@@ -126,5 +127,11 @@ refused "disabled queue" "the job queue smfw-off-queue (--job-queue) is DISABLED
 "$SMFW_PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["submitJob"]; json.dump(d, open(sys.argv[2], "w"))' \
     doc.json nosubmit.json
 refused "no submitJob" "--requests nosubmit.json: no submitJob" 1 batch-submit --requests nosubmit.json "${aws_opts[@]}"
+"$SMFW_PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1]))
+d["registerJobDefinition"]["containerProperties"]["environment"] = [{"name": "OPENAI_API_KEY", "value": "sk-test-not-shown"}]
+json.dump(d, open(sys.argv[2], "w"))' doc.json secret.json
+refused "secret in environment" "the environment variable OPENAI_API_KEY would be readable" 1 \
+    batch-submit --requests secret.json "${aws_opts[@]}" -v
+grep -q "sk-test-not-shown" refused.out refused.err && fail "the secret was printed" refused.out refused.err
 refused "no file" "--requests missing.json: cannot read it" 1 batch-submit --requests missing.json "${aws_opts[@]}"
 echo "ok"
