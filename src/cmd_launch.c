@@ -277,6 +277,18 @@ static int launch_main(int argc, char **argv) {
         }
         output = s3_folder;
     }
+    if (engine == ENGINE_BATCH && do_submit && !queue) {
+        smfw_log(SMFW_LOG_ERROR, NULL,
+                 "--submit: name the AWS Batch job queue with --job-queue NAME (the queue and its "
+                 "compute environment must exist; `aws batch describe-job-queues` lists them)");
+        goto done;
+    }
+    if (engine == ENGINE_BATCH && do_submit && !image)
+        smfw_log(SMFW_LOG_WARN, NULL,
+                 "--submit without --image: the children run the image smfw:%s, which the "
+                 "compute environment must be able to pull (push the image of the Dockerfile to "
+                 "ECR and give --image URI)",
+                 smfw_version());
     char start[64], default_name[64], default_image[64], default_out[128];
     if (resolve_start(start_s, start, sizeof start)) goto done;
     if (!name) {
@@ -331,12 +343,7 @@ static int launch_main(int argc, char **argv) {
     } else if (engine == ENGINE_KUBERNETES) {
         rc = submit("kubectl", "kubectl apply -f -", text);
     } else {
-        smfw_log(SMFW_LOG_ERROR, NULL,
-                 "--submit is not available for batch yet (smfw has no Batch API client): run "
-                 "without --submit and give the two requests to `aws batch "
-                 "register-job-definition --cli-input-json` and `aws batch submit-job "
-                 "--cli-input-json`");
-        rc = smfw_status_exit_code(SMFW_ERR_UNSUPPORTED);
+        rc = launch_batch_submit(run_args, n_run, text);
     }
     free(text);
 done:
@@ -362,6 +369,8 @@ const smfw_command smfw_command_launch = {
     "the Slurm script, an argument array otherwise); secrets are refused: the shards read\n"
     "OPENAI_API_KEY and AWS credentials from their environment (--api-key-secret names a\n"
     "Kubernetes Secret or a Batch secret ARN). Each shard writes -o DIR (Slurm: DIR/shard-I;\n"
-    "default smfw-results/NAME). --submit pipes it to `sbatch` or `kubectl apply -f -`.\n"
+    "default smfw-results/NAME). --submit pipes it to `sbatch` or `kubectl apply -f -`, or for\n"
+    "batch registers the definition and submits the job (`smfw batch-submit`, with the run\n"
+    "options' --region, --profile and --endpoint-url; --job-queue is then required).\n"
     "Merge the shards' folders with `smfw merge`. See docs/scaling.md.",
     launch_main};

@@ -38,6 +38,11 @@ json_t *launch_kubernetes_job(const launch_plan *p);
 /** {"registerJobDefinition": RegisterJobDefinition request, "submitJob": SubmitJob request}. */
 json_t *launch_batch_requests(const launch_plan *p);
 
+/** Submit the Batch requests (launch_batch_requests as JSON text) through the `batch-submit`
+ * command a plugin provides, with the AWS, config, plugin-path and -v/-q options among the run
+ * options. Returns an exit code. */
+int launch_batch_submit(const char *const *run_args, size_t n_run_args, const char *requests);
+
 /** The shard's argv after the program name: run, the run options, --shard SHARD, --start-at,
  * -o OUTPUT (a JSON array of strings). */
 json_t *launch_shard_args(const launch_plan *p, const char *shard, const char *output);

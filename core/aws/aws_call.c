@@ -166,7 +166,11 @@ static void fill_error(aws_result *res, const aws_call *call) {
     const aws_http_response *h = &res->http;
     char type[256], qerr[256], rid[128];
     memset(&res->error, 0, sizeof(res->error));
-    if (call->protocol == AWS_PROTO_JSON)
+    if (call->protocol == AWS_PROTO_REST_JSON)
+        aws_error_parse_rest_json(h->body.data, h->body.len,
+                                  aws_http_header(h, "x-amzn-ErrorType", type, sizeof(type)),
+                                  &res->error);
+    else if (call->protocol == AWS_PROTO_JSON)
         aws_error_parse_json(
             h->body.data, h->body.len, aws_http_header(h, "x-amzn-ErrorType", type, sizeof(type)),
             aws_http_header(h, "x-amzn-query-error", qerr, sizeof(qerr)), &res->error);

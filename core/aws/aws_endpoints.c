@@ -95,6 +95,7 @@ static const service_info SERVICES[] = {
      "application_auto_scaling", "application-autoscaling", "application-autoscaling"},
     {"sso", "AWS_ENDPOINT_URL_SSO", "sso", "sso", "awsssoportal"},
     {"sso-oidc", "AWS_ENDPOINT_URL_SSO_OIDC", "sso_oidc", "sso-oidc", "sso-oauth"},
+    {"batch", "AWS_ENDPOINT_URL_BATCH", "batch", "batch", "batch"},
 };
 _Static_assert(sizeof(SERVICES) / sizeof(SERVICES[0]) <= AWS_MAX_ENDPOINTS,
                "one endpoint cache slot per service");

@@ -48,6 +48,31 @@ void aws_error_parse_json(const char *body, size_t len, const char *error_type_h
     aws_error_normalize_code(out->code);
 }
 
+void aws_error_parse_rest_json(const char *body, size_t len, const char *error_type_header,
+                               aws_error_info *out) {
+    json_t *root = body && len ? json_loadb(body, len, 0, NULL) : NULL;
+    const char *code = error_type_header && *error_type_header ? error_type_header : NULL;
+    if (json_is_object(root)) {
+        if (!code) code = json_string_value(json_object_get(root, "code"));
+        if (!code) code = json_string_value(json_object_get(root, "Code"));
+        if (!code) code = json_string_value(json_object_get(root, "__type"));
+        const char *msg = json_string_value(json_object_get(root, "message"));
+        if (!msg) msg = json_string_value(json_object_get(root, "Message"));
+        if (msg) copy(out->message, sizeof(out->message), msg);
+    } else if (body && len) {
+        /* botocore: a body that is not JSON is the message. */
+        size_t n = len < sizeof(out->message) - 1 ? len : sizeof(out->message) - 1;
+        memcpy(out->message, body, n);
+        out->message[n] = '\0';
+    }
+    if (code) copy(out->code, sizeof(out->code), code);
+    json_decref(root);
+    /* botocore cuts at the first ':' before it looks for the last '#'. */
+    char *colon = strchr(out->code, ':');
+    if (colon) *colon = '\0';
+    aws_error_normalize_code(out->code);
+}
+
 void aws_error_parse_xml(const char *body, size_t len, aws_error_info *out) {
     aws_xml_node *root = NULL;
     if (!body || !len || aws_xml_parse(body, len, &root, NULL) != SMFW_OK) return;

@@ -27,6 +27,16 @@ typedef struct aws_error_info {
 void aws_error_parse_json(const char *body, size_t len, const char *error_type_header,
                           const char *query_error_header, aws_error_info *out);
 
+/*
+ * restJson error, read as botocore's RestJSONParser does: the code from the
+ * x-amzn-ErrorType header (may be NULL), else the body's `code`/`Code`, else
+ * its `__type` (each cut after the last '#' and at the first ':'); the
+ * message from `message`/`Message`, or a body that is not JSON as a whole.
+ * Never fails: fields stay empty when there is nothing to read.
+ */
+void aws_error_parse_rest_json(const char *body, size_t len, const char *error_type_header,
+                               aws_error_info *out);
+
 /* restXml (<Error>) and awsQuery (<ErrorResponse><Error>) bodies. Never fails. */
 void aws_error_parse_xml(const char *body, size_t len, aws_error_info *out);
 

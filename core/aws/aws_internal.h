@@ -102,7 +102,8 @@ const char *aws_credfile_get(smfw_aws_client *c, const char *profile, const char
 /* ---- endpoints ---- */
 /*
  * Resolve a service's endpoint ("sagemaker", "runtime.sagemaker", "s3",
- * "sts", "monitoring", "iam", "application-autoscaling", "sso", "sso-oidc")
+ * "sts", "monitoring", "iam", "application-autoscaling", "sso", "sso-oidc",
+ * "batch")
  * through its endpoint rule set: overrides become the Endpoint parameter,
  * FIPS and dual-stack come from AWS_USE_FIPS_ENDPOINT /
  * AWS_USE_DUALSTACK_ENDPOINT or the profile. A refusal of the rules (e.g.
@@ -134,7 +135,8 @@ int64_t aws_parse_iso8601(const char *s);
 int64_t aws_parse_http_date(const char *s);
 
 /* ---- calls ---- */
-typedef enum aws_protocol { AWS_PROTO_JSON, AWS_PROTO_XML } aws_protocol;
+/* How error answers are read: awsJson, restXml/awsQuery, restJson (aws_error.h). */
+typedef enum aws_protocol { AWS_PROTO_JSON, AWS_PROTO_XML, AWS_PROTO_REST_JSON } aws_protocol;
 
 typedef struct aws_call {
     const char *service_label; /* "SageMaker", "S3", "STS"... for messages */

@@ -93,7 +93,7 @@ SMFW_API smfw_status smfw_aws_client_refresh_credentials(smfw_aws_client *client
 
 /**
  * Base URL for a service ("sagemaker", "runtime.sagemaker", "s3", "sts",
- * "monitoring", "iam", "application-autoscaling", "sso", "sso-oidc"), honouring
+ * "monitoring", "iam", "application-autoscaling", "sso", "sso-oidc", "batch"), honouring
  * AWS_ENDPOINT_URL_<SERVICE>, AWS_ENDPOINT_URL, the profile's endpoint_url and
  * the explicit option, else resolved by the service's endpoint rule set
  * (partition, FIPS, dual-stack; docs/aws.md). Writes e.g.
@@ -178,6 +178,32 @@ SMFW_API smfw_status smfw_aws_json_call(smfw_aws_client *client,
                                         const smfw_aws_json_service *service, const char *operation,
                                         const char *request_json, char **response_json,
                                         smfw_error *err);
+
+/* ---- restJson (AWS Batch) ---- */
+
+/** Which restJson service to call. */
+typedef struct smfw_aws_rest_json_service {
+    const char *endpoint_id;  /**< for smfw_aws_client_endpoint: "batch" */
+    const char *signing_name; /**< SigV4 service name: "batch" */
+    const char *label;        /**< in messages: "AWS Batch" */
+} smfw_aws_rest_json_service;
+
+SMFW_API extern const smfw_aws_rest_json_service smfw_aws_batch;
+
+/**
+ * Send one restJson operation: `method` to `request_uri` (the model's
+ * http.requestUri with its labels filled, percent-encoded; may carry a
+ * "?query") with `request_json` as the body (sent as application/json; NULL:
+ * no body), and return the response body in *response_json (malloc'd, "{}"
+ * when empty; free()). Signed, retried and addressed like every call of the
+ * client. Errors carry the code of the x-amzn-ErrorType header, else the
+ * body's `code`/`__type`, as botocore reads restJson errors.
+ */
+SMFW_API smfw_status smfw_aws_rest_json_call(smfw_aws_client *client,
+                                             const smfw_aws_rest_json_service *service,
+                                             const char *operation, const char *method,
+                                             const char *request_uri, const char *request_json,
+                                             char **response_json, smfw_error *err);
 
 /* ---- STS ---- */
 

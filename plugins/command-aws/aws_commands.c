@@ -9,8 +9,8 @@
 #include "aws_commands.h"
 
 static const smfw_command_def *const aws_commands[] = {
-    &aws_command_cloudwatch, &aws_command_publish, &aws_command_autoscaling, &aws_command_doctor,
-    NULL};
+    &aws_command_cloudwatch, &aws_command_publish,      &aws_command_autoscaling,
+    &aws_command_doctor,     &aws_command_batch_submit, NULL};
 
 static const smfw_command_ops aws_ops = {sizeof(smfw_command_ops), aws_commands};
 

@@ -6,6 +6,8 @@
 
 /** `smfw cloudwatch` (cmd_cloudwatch.c). */
 extern const smfw_command_def aws_command_cloudwatch;
+/** `smfw batch-submit` (cmd_batch_submit.c). */
+extern const smfw_command_def aws_command_batch_submit;
 
 /** `smfw publish` (cmd_publish.c). */
 extern const smfw_command_def aws_command_publish;

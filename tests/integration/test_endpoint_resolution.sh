@@ -29,7 +29,7 @@ unset AWS_PROFILE AWS_DEFAULT_PROFILE AWS_REGION AWS_DEFAULT_REGION AWS_ENDPOINT
     AWS_S3_US_EAST_1_REGIONAL_ENDPOINT AWS_IGNORE_CONFIGURED_ENDPOINT_URLS SMFW_DATA_DIR
 for v in $(env | sed -n 's/^\(AWS_ENDPOINT_URL_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
 
-services="sagemaker sagemaker-runtime s3 sts iam cloudwatch application-autoscaling sso sso-oidc"
+services="sagemaker sagemaker-runtime s3 sts iam cloudwatch application-autoscaling sso sso-oidc batch"
 regions="us-east-1 us-west-2 eu-central-1 ap-southeast-3 cn-north-1 cn-northwest-1 us-gov-west-1 us-iso-east-1"
 : >"$work/cases"
 for s in $services; do

@@ -6,7 +6,8 @@
 # N = 1 and secrets are refused with a sentence; with -o s3://b/P every child writes its own
 # s3://b/P/shard-I (run as Batch would against smfw-mock's S3, then merged). Also the --submit plumbing of the other two
 # engines: the definition reaches sbatch / `kubectl apply -f -` on stdin, and a missing tool
-# is named.
+# is named; batch --submit without --job-queue is refused (the submit itself:
+# test_moto_batch.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/test_direct_lib.bash"
@@ -79,7 +80,9 @@ expect_refusal "own --shard" "--shards N" slurm --shard 1/2 --shards 2
 expect_refusal "bad engine" "slurm, kubernetes or batch" nomad --shards 2
 expect_refusal "bad start" "--start-at" slurm --shards 2 --start-at tomorrow
 expect_refusal "bad name" "--name" kubernetes --shards 2 --name Bench_1
-expect_refusal "batch submit" "aws batch" batch --shards 2 --submit
+# A real Batch submit is test_moto_batch's; what cannot work is refused before any call.
+expect_refusal "batch submit without a queue" "--submit: name the AWS Batch job queue with --job-queue" \
+    batch "${run_opts[@]}" --shards 2 --submit
 # One -o for every pod or child: an S3 output becomes a folder (s3://b/run/) in which each shard
 # writes its own shard-I. Run as Batch would, children 0 and 1, against smfw-mock's S3, and
 # merged from there (the children run one after the other here: the start spread is allowed).

@@ -134,4 +134,11 @@ rc=$?
 set -e
 [ "$rc" = 1 ] && grep -q 'unknown command "cloudwatch"' "$work/nocw2.out" ||
     { cat "$work/nocw2.out"; fail "smfw cloudwatch without the plugin: rc $rc"; }
+# launch batch --submit runs the plugin's `batch-submit`: without it, refused naming it.
+set +e
+"$SMFW" launch batch --shards 2 --job-queue q --image i --submit >"$work/nobs.out" 2>&1
+rc=$?
+set -e
+[ "$rc" = 1 ] && grep -q "needs the \`smfw batch-submit\` command, which no loaded plugin" \
+    "$work/nobs.out" || { cat "$work/nobs.out"; fail "launch batch --submit without the plugin: rc $rc"; }
 echo "PASS: out-of-tree plugins build from the install and run"
