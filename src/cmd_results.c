@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -531,8 +532,18 @@ static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, c
             int parent_existed = lstat(parent, &pre) == 0;
             st = smfw_output_dir_create(base, name, exact, local, err);
             if (st == SMFW_OK) {
+                /* Ctrl-C abandons the download (and deletes its partial) instead of killing
+                 * smfw with the folder and the partial file left behind. */
+                volatile sig_atomic_t *cancel = smfw_cli_install_cancel_handler();
+                smfw_aws_set_download_cancel(cancel);
                 st = run_folder ? smfw_results_s3_fetch_run(cfg, uri, *local, NULL, 0, err)
                                 : fetch_bundle(c, bucket, key, *local, err);
+                smfw_aws_set_download_cancel(NULL);
+                signal(SIGINT, SIG_DFL); /* the rest is local and quick: Ctrl-C ends it */
+                signal(SIGTERM, SIG_DFL);
+                if (st == SMFW_OK && *cancel)
+                    st = smfw_error_set(err, SMFW_ERR_CANCELLED, "interrupted while fetching %s",
+                                        uri);
                 if (st == SMFW_OK) st = smfw_bundle_source_write(*local, identity, err);
                 if (st != SMFW_OK) {
                     /* A failed fetch leaves nothing: no folder, no partial tarball. */

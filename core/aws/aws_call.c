@@ -511,7 +511,8 @@ smfw_status aws_client_call(smfw_aws_client *c, const aws_call *call, aws_result
         smfw_status hst = attempt_send(c, call, &t, &a, res, &net_err);
         attempt_close(&a);
         res->attempts = ++sent;
-        if (hst == SMFW_ERR_IO || hst == SMFW_ERR_NOMEM || hst == SMFW_ERR_PROTOCOL) {
+        if (hst == SMFW_ERR_IO || hst == SMFW_ERR_NOMEM || hst == SMFW_ERR_PROTOCOL ||
+            hst == SMFW_ERR_CANCELLED) {
             st = hst;
             if (err) *err = net_err;
             break;

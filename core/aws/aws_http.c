@@ -3,12 +3,14 @@
 
 #include <ctype.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include <curl/curl.h>
 
+#include <smfw/aws.h>
 #include <smfw/bundle_limits.h>
 #include <smfw/log.h>
 #include <smfw/net.h>
@@ -26,6 +28,24 @@ struct aws_http {
 };
 
 static pthread_once_t g_curl_once = PTHREAD_ONCE_INIT;
+
+/* Set by a command that handles Ctrl-C itself: downloads stop when it becomes non-zero. */
+static const volatile sig_atomic_t *g_download_cancel;
+
+void smfw_aws_set_download_cancel(const volatile sig_atomic_t *cancel) {
+    g_download_cancel = cancel;
+}
+
+/* libcurl calls this at least once a second during a transfer: non-zero aborts it. */
+static int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                       curl_off_t ulnow) {
+    (void)user;
+    (void)dltotal;
+    (void)dlnow;
+    (void)ultotal;
+    (void)ulnow;
+    return g_download_cancel && *g_download_cancel;
+}
 static void curl_init_once(void) {
     curl_global_init(CURL_GLOBAL_DEFAULT);
 }
@@ -317,6 +337,10 @@ smfw_status aws_http_perform(aws_http *http, const aws_http_request *req, aws_ht
         curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, (long)lim->low_speed_seconds);
         curl_easy_setopt(c, CURLOPT_TIMEOUT_MS,
                          (long)(req->timeout_ms ? req->timeout_ms : lim->download_timeout_ms));
+        if (g_download_cancel) {
+            curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+            curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+        }
     } else if (req->upload) {
         /* Large transfers: no total limit, but fail when stalled for a minute. */
         curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
@@ -357,6 +381,10 @@ smfw_status aws_http_perform(aws_http *http, const aws_http_request *req, aws_ht
     smfw_buf_reserve(&resp->headers, 0);
     if (x.write_failed)
         return smfw_error_set(err, SMFW_ERR_IO, "cannot write the downloaded body to disk");
+    if (req->download && rc == CURLE_ABORTED_BY_CALLBACK)
+        return smfw_error_set(err, SMFW_ERR_CANCELLED,
+                              "%s %s: interrupted; the partial download was deleted", req->method,
+                              req->url);
     /* Limits of a download are final: PROTOCOL, so the call is not retried. */
     if (req->download && (x.over_cap || rc == CURLE_FILESIZE_EXCEEDED))
         return smfw_error_set(err, SMFW_ERR_PROTOCOL,

@@ -269,6 +269,13 @@ SMFW_API smfw_status smfw_aws_s3_upload_file(smfw_aws_client *client, const char
 SMFW_API smfw_status smfw_aws_s3_put_object(smfw_aws_client *client, const char *bucket,
                                             const char *key, const void *data, size_t len,
                                             const char *content_type, smfw_error *err);
+/**
+ * Downloads (GetObject into a file) in progress or started later are abandoned
+ * within about a second once `*cancel` is non-zero (a Ctrl-C handler's flag),
+ * their partial file deleted, with SMFW_ERR_CANCELLED. NULL (the default) turns
+ * this off. Process-wide: one command owns the terminal's Ctrl-C.
+ */
+SMFW_API void smfw_aws_set_download_cancel(const volatile sig_atomic_t *cancel);
 /** GetObject streamed into a new file at `path` (replaced only on success). */
 SMFW_API smfw_status smfw_aws_s3_get_object_file(smfw_aws_client *client, const char *bucket,
                                                  const char *key, const char *path,

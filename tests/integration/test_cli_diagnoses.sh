@@ -64,6 +64,19 @@ set +e
 set -e
 grep -q "every request failed" "$work/allfail/report.html" || fail "all-failed streaming run: no reason in the HTML"
 ! grep -q "not streaming" "$work/allfail/report.html" || fail "an all-failed streaming run is called 'not streaming'"
+# ...and for compare too, both ways round, against a streaming run that worked.
+start_mock --ttft-ms=1 --output-tokens=3
+"$SMFW" run --url "$MOCK_URL" -n 5 --concurrency 1 -o "$work/allgood" -q > "$work/allgood.log" 2>&1 ||
+    { cat "$work/allgood.log"; fail "the healthy streaming run failed"; }
+for pair in "allgood allfail" "allfail allgood"; do
+    read -r a b <<< "$pair"
+    set +e
+    "$SMFW" compare "$work/$a" "$work/$b" > "$work/cmp-$a.out" 2>&1
+    set -e
+    grep -q "time to first token\|ttft\|TTFT" "$work/cmp-$a.out" || { cat "$work/cmp-$a.out"; fail "compare $a $b: no TTFT row"; }
+    ! grep -qi "not streaming\|streaming differs" "$work/cmp-$a.out" ||
+        { cat "$work/cmp-$a.out"; fail "compare $a $b calls the all-failed streaming run not streaming"; }
+done
 
 # Ctrl-C: in the warm-up, no self-check over a zero-length profiling phase; in profiling,
 # the requests cancelled in flight are not "finished" and the run gets no gate verdict.

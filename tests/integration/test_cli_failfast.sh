@@ -13,7 +13,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 rc_of() {
     local out=$1; shift
     set +e
-    timeout 120 "$SMFW" "$@" > "$out.log" 2>&1
+    timeout "${SMFW_FAILFAST_TIMEOUT:-120}" "$SMFW" "$@" > "$out.log" 2>&1
     local rc=$?
     set -e
     echo "$rc"
@@ -63,16 +63,17 @@ AWS_SECRET_ACCESS_KEY=wrong-secret-key fast_fail wrong-secret 12 "signature" \
 AWS_ACCESS_KEY_ID=AKIDNOTKNOWN fast_fail unknown-key 12 "security token\|access key\|UnrecognizedClient" \
     --endpoint bench --endpoint-url "$MOCK_URL" --region us-east-1 -n 300
 
-# A server that answers 401 to everything.
+# A server that answers 401 to everything, 404 under /missing and 403 under /forbidden.
 cat > "$work/deny.py" <<'PY'
 import http.server, sys
 class H(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         missing = self.path.startswith("/missing")
+        forbidden = self.path.startswith("/forbidden")
         body = b'{"error":{"message":"%s","type":"invalid_request_error"}}' % (
-            b"no such route" if missing else b"invalid api key")
-        self.send_response(404 if missing else 401)
+            b"no such route" if missing else b"not allowed" if forbidden else b"invalid api key")
+        self.send_response(404 if missing else 403 if forbidden else 401)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body))); self.end_headers(); self.wfile.write(body)
     def log_message(self, *a): pass
@@ -84,7 +85,15 @@ PY
 trap 'kill $deny_pid 2>/dev/null; cleanup' EXIT
 for _ in $(seq 100); do [ -s "$work/deny.port" ] && break; sleep 0.05; done
 fast_fail unauthorized 12 "401\|auth" --url "http://127.0.0.1:$(cat "$work/deny.port")" -n 300
+fast_fail forbidden 12 "stopped: the target refuses our credentials.*HTTP 403" --url "http://127.0.0.1:$(cat "$work/deny.port")/forbidden/v1/chat/completions" -n 300
+fast_fail forbidden-3 3 "stopped: the target refuses our credentials.*HTTP 403" --url "http://127.0.0.1:$(cat "$work/deny.port")/forbidden/v1/chat/completions" -n 3
 fast_fail no-route 12 "404\|does not exist" --url "http://127.0.0.1:$(cat "$work/deny.port")/missing/v1/chat/completions" -n 300
+
+# A host name that cannot resolve (.invalid never does, RFC 2606). Bounded: a slow
+# resolver may make this take a while, never longer than the bound.
+t0=$(date +%s)
+SMFW_FAILFAST_TIMEOUT=60 fast_fail dns 12 "could not resolve host" --url "http://smfw-no-such-host.invalid:8000" -n 300
+[ $(($(date +%s) - t0)) -lt 60 ] || fail "dns: the run took $(($(date +%s) - t0)) s"
 
 # Errors that may change (every request a 500) are the gate's business: the run runs.
 rc=$(rc_of "$work/all500" run -o "$work/all500" --endpoint bench --endpoint-url "$MOCK_URL" \

@@ -4,7 +4,8 @@
 # in the config file; URL userinfo; URL query values) and in none of the bytes
 # that any command prints or writes: stdout and stderr at -vv, every file of
 # the output folders, of `results`, `compare`, `merge` and `config`. A
-# malformed -H is refused without being echoed.
+# malformed -H is refused without being echoed. The managed backend and
+# `results --job`/`--s3` too, against smfw-mock's SageMaker and S3.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/test_direct_lib.bash"
@@ -52,6 +53,23 @@ each merge "$work/http" "$work/http2" -o "$work/merged"
 each config
 each config --changed --url "$url" --api-key "$apikey" -H "X-Team-Token: $hval"
 each sweep --url "$url" --concurrency 1,2 -n 4 -o "$work/sweep"
+# The managed backend (a benchmark job on smfw-mock's SageMaker, its bundle from the mock's
+# S3, all signed with the planted keys and token) and `results --job` / `results --s3`.
+role=arn:aws:iam::111122223333:role/SageMakerExecutionRole
+each run --backend managed --endpoint bench --endpoint-url "$MOCK_URL" --region us-east-1 \
+    --role-arn "$role" --poll-interval 0.1s --request-count 6 --concurrency 2 --run -o "$work/managed"
+job=$(sed -n 's/.*launched benchmark job \([^ ]*\) .*/\1/p' "$log" | head -1)
+[ -n "$job" ] && [ -s "$work/managed/output.tar.gz" ] || { tail -20 "$log"; fail "the managed run fetched no bundle"; }
+each results --job "$job" --endpoint-url "$MOCK_URL" --region us-east-1 -o "$work/res-job"
+[ -s "$work/res-job/output.tar.gz" ] || { tail -20 "$log"; fail "results --job fetched no bundle"; }
+s3uri=$(grep -o "s3://[^ ]*$job[^ ]*output.tar.gz" "$log" | head -1)
+[ -n "$s3uri" ] || s3uri=$(grep -o "s3://sagemaker-[^ ]*/" "$log" | head -1)
+[ -n "$s3uri" ] || { tail -20 "$log"; fail "no S3 location of the bundle in the log"; }
+each results --s3 "$s3uri" --endpoint-url "$MOCK_URL" --region us-east-1 -o "$work/res-s3"
+[ -n "$(find "$work/res-s3" -name profile_export_aiperf.json)" ] ||
+    { tail -20 "$log"; fail "results --s3 $s3uri fetched no bundle"; }
+echo "managed job $job, results --job and results --s3 $s3uri read back"
+grep -qi "x-amz-security-token" "$log" || fail "the -vv traces show no session-token header: nothing was checked there"
 [ -s "$work/http/profile_export.jsonl" ] && [ -s "$work/sm/profile_export.jsonl" ] ||
     { cat "$log"; fail "the runs wrote no records"; }
 found=0

@@ -24,7 +24,7 @@ import os, pty, re, signal, subprocess, time
 SMFW = os.environ["SMFW_BUILD_DIR"] + "/smfw"
 ROLE = "'"$ROLE"'"
 
-def start(name, *args, tty=False):
+def start(name, *args, tty=False, env=None):
     cmd = [SMFW, "--backend", "managed", "--endpoint", "mock-endpoint", "--poll-interval", "0.1s",
            "--role-arn", ROLE, "--request-count", "8", "--concurrency", "2", "--run", "-o", name, *args]
     if tty:
@@ -33,7 +33,7 @@ def start(name, *args, tty=False):
         os.close(slave)
         return p, master
     out, err = open(name + ".out", "w"), open(name + ".err", "w")
-    return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err), None
+    return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env), None
 
 def read_tty(master, until, limit=30):
     buf, t0 = b"", time.time()
@@ -139,16 +139,30 @@ job_nw = re.search(r"launched benchmark job (\S+)", err).group(1)
 assert f"smfw results --job {job_nw}" in out and status(job_nw) == "InProgress", (out, status(job_nw))
 print("7. --no-wait: launched and detached, exit 0")
 
-# 2. detach, then come back when the job is done
-p, _ = start("detach", "--on-interrupt", "detach")
+# 2. detach, then come back when the job is done. The run takes its region and keys from a
+# profile and its endpoint from --endpoint-url, nothing from the environment: the hint
+# carries the --region, --endpoint-url and --profile it used, and works as printed from a
+# shell that has only the config file.
+url = os.environ["AWS_ENDPOINT_URL"]
+with open("hint-config", "w") as f:
+    f.write("[profile hint]\nregion = us-east-1\naws_access_key_id = '"$MOCK_KEY"'\n"
+            "aws_secret_access_key = '"$MOCK_SECRET"'\n")
+bare = {k: v for k, v in os.environ.items()
+        if k not in ("AWS_ENDPOINT_URL", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ACCESS_KEY_ID",
+                     "AWS_SECRET_ACCESS_KEY")}
+bare["AWS_CONFIG_FILE"] = os.path.abspath("hint-config")
+p, _ = start("detach", "--on-interrupt", "detach", "--profile", "hint", "--endpoint-url", url, env=bare)
 job_d = wait_launched("detach")
 p.send_signal(signal.SIGINT)
 out, err = finish(p, "detach", 130)
-# The hint carries the region (and endpoint URL, profile) the run used, so it works elsewhere.
-assert f"Detached; benchmark job {job_d} keeps running. Come back with:\n  smfw results --job {job_d} --region " in out, out
+m = re.search(r"Detached; benchmark job (\S+) keeps running. Come back with:\n  (smfw results .*)\n", out)
+assert m and m.group(1) == job_d, out
+hint = m.group(2).split()
+for flag, want in (("--job", job_d), ("--region", "us-east-1"), ("--endpoint-url", url), ("--profile", "hint")):
+    assert flag in hint and hint[hint.index(flag) + 1] == want, (flag, want, m.group(2))
 assert status(job_d) == "InProgress"
 wait_status(job_d, "Completed")
-r = subprocess.run([SMFW, "results", "--job", job_d, "-o", "back"], capture_output=True, text=True, timeout=60)
+r = subprocess.run([SMFW] + hint[1:] + ["-o", "back"], capture_output=True, text=True, timeout=60, env=bare)
 assert r.returncode == 0, (r.returncode, r.stdout, r.stderr)
 open("back.out", "w").write(r.stdout)
 assert f"Job {job_d}: Completed" in r.stdout, r.stdout

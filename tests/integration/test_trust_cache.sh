@@ -5,7 +5,11 @@
 # under the same key; the second `smfw results --s3` must show 20 (it showed
 # A's 10 and exited 0 before), the third reuses B without a download. For
 # --job, the same job name in another account (another ARN and bundle)
-# must show that account's bundle.
+# must show that account's bundle. A region change (same bucket, key and ETag;
+# same job name) is another object too. smfw keys on the ETag, not the
+# VersionId: a new version with other bytes has another ETag (tested above),
+# and one with the same ETag holds the same bytes (an MD5 of them, or of
+# their parts), so reusing it shows the right numbers.
 set -euo pipefail
 : "${SMFW_BUILD_DIR:?}" "${SMFW_SOURCE_DIR:?}" "${SMFW_PYTHON:?}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/smfw-trust-cache.XXXXXX")
@@ -50,10 +54,30 @@ if "downloading" not in out:
 out = valid(["--s3", "s3://bkt/out/output.tar.gz"], 20, "s3 same")
 if "downloading" in out or "downloaded before" not in out:
     fail(f"the same object was not reused:\n{out}")
+# The same bucket and key (same bytes, same ETag) read in another region is another object:
+# downloaded again, never taken from the us-east-1 entry; then reused in that region.
+def gets():
+    return sum(1 for op, p in fake.requests if op == "GET" and p.startswith("/bkt/out/output.tar.gz"))
+west = dict(env, AWS_REGION="us-west-2")
+n = gets()
+rc, out, _ = run([smfw, "results", "--s3", "s3://bkt/out/output.tar.gz"], env=west)
+print(f"s3 other region: rc={rc} GETs {gets() - n}")
+if rc != 0 or "downloaded before" in out or "downloading" not in out or gets() == n:
+    fail(f"the us-east-1 entry was reused for us-west-2 (rc {rc}):\n{out}")
+n = gets()
+rc, out, _ = run([smfw, "results", "--s3", "s3://bkt/out/output.tar.gz"], env=west)
+if rc != 0 or "downloaded before" not in out or gets() != n:
+    fail(f"the us-west-2 entry was not reused (rc {rc}):\n{out}")
 valid(["--job", "job1"], 10, "job account 1")
 desc = dict(desc, AIBenchmarkJobArn="arn:aws:sagemaker:us-east-1:222222222222:ai-benchmark-job/job1",
             OutputConfig={"S3OutputLocation": "s3://acct2/out/"})
 valid(["--job", "job1"], 20, "job account 2")
+# The same job name and account in another region: that region's job and bundle.
+desc = dict(desc, AIBenchmarkJobArn="arn:aws:sagemaker:us-west-2:222222222222:ai-benchmark-job/job1",
+            OutputConfig={"S3OutputLocation": "s3://west/out/"})
+fake.objects["/west/out/job1/output.tar.gz"] = bundle(30)
+env = west
+valid(["--job", "job1"], 30, "job other region")
 fake.close()
 print("ok")
 PY

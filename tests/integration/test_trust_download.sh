@@ -6,7 +6,8 @@
 # abandoned after bundle.low_speed_time, a steady 4 KiB/s one at
 # bundle.download_timeout; each refusal names the limit, runs within a
 # stated wall time and leaves the parent tree as it was (no folder, no
-# tarball, no partial). A bundle the extractor refuses leaves nothing too.
+# tarball, no partial). A bundle the extractor refuses leaves nothing too, and so
+# does a download interrupted by Ctrl-C (exit 130).
 set -euo pipefail
 : "${SMFW_BUILD_DIR:?}" "${SMFW_SOURCE_DIR:?}" "${SMFW_PYTHON:?}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/smfw-trust-dl.XXXXXX")
@@ -81,6 +82,36 @@ case("huge-length", ["1048576", "bundle.max_download_bytes"], 10)
 case("no-length", ["1048576", "bundle.max_download_bytes"], 10)
 case("slow", ["bundle.low_speed_time"], 12)
 case("steady", ["bundle.download_timeout"], 12)
+# Ctrl-C (SIGINT) in the middle of a slow download: exit 130 and nothing left behind, the
+# partial file that was being written included.
+import signal, subprocess
+mode["m"] = "steady"
+before = tree(top)
+p = subprocess.Popen([smfw, "results", "--s3", "s3://bkt/out/output.tar.gz"], env=env,
+                     stdout=open("int.log", "w"), stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+partial, t0 = None, time.monotonic()
+while partial is None and time.monotonic() - t0 < 3 and p.poll() is None:
+    for d, _, files in os.walk(os.path.join(top, "smfw-results")):
+        for n in files:
+            if "output.tar.gz" in n:  # the hidden temporary (.output.tar.gz.XXXXXX)
+                partial = os.path.relpath(os.path.join(d, n), top)
+    time.sleep(0.05)
+if partial is None:
+    fail("interrupt: no partial download seen within 3 s:\n" + open("int.log").read())
+p.send_signal(signal.SIGINT)
+try:
+    rc = p.wait(timeout=10)
+except subprocess.TimeoutExpired:
+    p.kill()
+    fail("interrupt: smfw still running 10 s after SIGINT")
+log = open("int.log").read()
+os.remove("int.log")
+print(f"interrupt: rc={rc} after {time.monotonic() - t0:.1f}s (partial {partial} seen)")
+if rc != 130:
+    fail(f"interrupt: exit {rc}, want 130:\n{log}")
+diff = sorted(k for k in set(before) ^ set(tree(top)) if not k.startswith("cache"))
+if diff:
+    fail(f"interrupt: the interrupted download left {diff}:\n{log}")
 os.makedirs("given")
 case(None, ["escape"], 10, uri="s3://bkt/evil/output.tar.gz", extra=("-o", "given"))
 if os.listdir("given"):

@@ -147,7 +147,7 @@ class FakeAws:
 
             def do_GET(self):
                 path, _, query = self.path.partition("?")
-                fake.requests.append(("GET", self.path))
+                fake.requests.append((self.command, self.path))  # GET or HEAD
                 if "list-type=2" in query:
                     if fake.s3_list:
                         self.send(200, fake.s3_list(self, query).encode(), "application/xml")
