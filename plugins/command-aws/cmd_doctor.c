@@ -397,7 +397,13 @@ static int doctor_main(const smfw_command_context *ctx, int argc, char **argv) {
     d.plan.managed = strcmp(backend, "managed") == 0;
     d.plan.endpoint = smfw_settings_get(run, "endpoint");
     d.plan.inference_component = smfw_settings_get(run, "inference_component");
-    d.plan.streaming = smfw_settings_get_bool(run, "streaming", 1);
+    const smfw_setting_binding streaming[] = {{NULL, "streaming", SMFW_BIND_BOOL, 0, 0},
+                                              SMFW_BINDINGS_END}; /* declared true */
+    smfw_error berr;
+    if (smfw_settings_bind(run, streaming, &d.plan.streaming, &berr) != SMFW_OK) {
+        smfw_log(SMFW_LOG_ERROR, NULL, "%s", berr.message);
+        return 1;
+    }
     if (!d.plan.managed)
         d.url = smfw_settings_get(smfw_config_section(cfg, "backend.direct"), "url");
     const smfw_settings *mgd = smfw_config_section(cfg, "backend.managed");
