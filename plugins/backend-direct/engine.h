@@ -155,6 +155,8 @@ typedef struct direct_worker {
     size_t wake_late_next;
     int64_t wake_late_max_ns; /* over the phase */
     double spin_s;            /* time spent polling for a due send (part of cpu_s) */
+    int64_t poll_window_start_ns, poll_window_ns; /* the polling budget's window (engine.c) */
+    int64_t poll_for_ns; /* the send the worker woke early for (polls until it), 0 = none */
     uint64_t sends, late_sends, dropped_arrivals, dropped_in_flight, slot_growths;
     double cpu_s;       /* CPU time of this thread in the last phase */
     direct_user *users; /* multi-turn sessions: one per slot (closed loop) */
