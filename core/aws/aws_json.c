@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "aws/aws_internal.h"
 
 const smfw_aws_json_service smfw_aws_sagemaker = {"sagemaker", "sagemaker", "SageMaker", "1.1"};
@@ -50,4 +52,29 @@ smfw_status smfw_aws_json_call(smfw_aws_client *c, const smfw_aws_json_service *
     }
     aws_result_free(&res);
     return st;
+}
+
+smfw_status smfw_aws_json_call_tree(smfw_aws_client *c, const smfw_aws_json_service *svc,
+                                    const char *operation, const struct json_t *request,
+                                    struct json_t **response, smfw_error *err) {
+    if (response) *response = NULL;
+    char *body = request ? json_dumps(request, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    if (request && !body) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    char *resp = NULL;
+    smfw_status st = smfw_aws_json_call(c, svc, operation, body, &resp, err);
+    free(body);
+    if (st != SMFW_OK) return st;
+    json_error_t je;
+    json_t *root = json_loads(resp && *resp ? resp : "{}", 0, &je);
+    free(resp);
+    if (!json_is_object(root)) {
+        json_decref(root);
+        return smfw_error_set(err, SMFW_ERR_PROTOCOL, "%s %s answered with invalid JSON: %s",
+                              label_of(svc), operation, je.text);
+    }
+    if (response)
+        *response = root;
+    else
+        json_decref(root);
+    return SMFW_OK;
 }

@@ -179,6 +179,17 @@ SMFW_API smfw_status smfw_aws_json_call(smfw_aws_client *client,
                                         const char *request_json, char **response_json,
                                         smfw_error *err);
 
+/**
+ * smfw_aws_json_call() with a jansson request (borrowed; NULL sends "{}") and the answer
+ * parsed into *response (a new reference to an object; NULL discards it). An answer that is
+ * not a JSON object is SMFW_ERR_PROTOCOL naming the service and operation.
+ */
+struct json_t;
+SMFW_API smfw_status smfw_aws_json_call_tree(smfw_aws_client *client,
+                                             const smfw_aws_json_service *service,
+                                             const char *operation, const struct json_t *request,
+                                             struct json_t **response, smfw_error *err);
+
 /* ---- restJson (AWS Batch) ---- */
 
 /** Which restJson service to call. */

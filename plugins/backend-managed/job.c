@@ -19,25 +19,8 @@
 smfw_status managed_sagemaker_call(smfw_aws_client *c, const char *op, json_t *body, json_t **out,
                                    smfw_error *err) {
     if (out) *out = NULL;
-    char *text = json_dumps(body, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    if (!text) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
-    char *resp = NULL;
-    smfw_status st = smfw_aws_json_call(c, &smfw_aws_sagemaker, op, text, &resp, err);
-    free(text);
-    if (st != SMFW_OK) return st;
-    json_error_t je;
-    json_t *root = json_loads(resp ? resp : "{}", 0, &je);
-    free(resp);
-    if (!json_is_object(root)) {
-        json_decref(root);
-        return smfw_error_set(err, SMFW_ERR_PROTOCOL, "SageMaker %s answered with invalid JSON: %s",
-                              op, je.text);
-    }
-    if (out)
-        *out = root;
-    else
-        json_decref(root);
-    return SMFW_OK;
+    if (!body) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory"); /* json_pack failed */
+    return smfw_aws_json_call_tree(c, &smfw_aws_sagemaker, op, body, out, err);
 }
 
 smfw_status managed_job_describe(smfw_aws_client *c, const char *job, json_t **out,

@@ -12,25 +12,10 @@
 smfw_status aas_call(smfw_aws_client *client, const char *operation, const json_t *request,
                      json_t **response, smfw_error *err) {
     if (response) *response = NULL;
-    char *body = json_dumps(request, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    if (!body) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
-    char *resp = NULL;
-    smfw_status st = smfw_aws_json_call(client, &smfw_aws_autoscaling, operation, body, &resp, err);
-    free(body);
-    if (st == SMFW_OK && response) {
-        json_error_t je;
-        *response = json_loads(resp ? resp : "{}", 0, &je);
-        if (!json_is_object(*response)) {
-            json_decref(*response);
-            *response = NULL;
-            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
-                                "Application Auto Scaling %s: the answer is not a JSON object "
-                                "(%s)",
-                                operation, je.text);
-        }
-    }
-    free(resp);
-    return st;
+    if (!request)
+        return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory"); /* json_pack failed */
+    return smfw_aws_json_call_tree(client, &smfw_aws_autoscaling, operation, request, response,
+                                   err);
 }
 
 smfw_status aas_describe_target(smfw_aws_client *client, const aas_target *t, int *found,

@@ -28,29 +28,13 @@ smfw_mr_kind smfw_mr_arn_kind(const char *arn) {
     return SMFW_MR_OTHER;
 }
 
-/* One call with a jansson request; the answer parsed into *out (an object). */
+/* One call with a jansson request (taken: freed here); the answer parsed into *out. */
 static smfw_status call(smfw_aws_client *c, const char *op, json_t *req, json_t **out,
                         smfw_error *err) {
-    char *body = req ? json_dumps(req, JSON_COMPACT) : NULL;
+    if (!req) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    smfw_status st = smfw_aws_json_call_tree(c, &smfw_aws_sagemaker, op, req, out, err);
     json_decref(req);
-    if (!body) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
-    char *resp = NULL;
-    smfw_status st = smfw_aws_json_call(c, &smfw_aws_sagemaker, op, body, &resp, err);
-    free(body);
-    if (st != SMFW_OK) return st;
-    json_error_t je;
-    json_t *root = json_loads(resp && *resp ? resp : "{}", 0, &je);
-    free(resp);
-    if (!json_is_object(root)) {
-        json_decref(root);
-        return smfw_error_set(err, SMFW_ERR_PROTOCOL, "SageMaker %s answered with invalid JSON: %s",
-                              op, je.text);
-    }
-    if (out)
-        *out = root;
-    else
-        json_decref(root);
-    return SMFW_OK;
+    return st;
 }
 
 /* A map of strings into a set; non-string values are skipped (not ours to judge). */
