@@ -130,3 +130,37 @@ const char *smfw_record_request_id(const smfw_record *rec) {
 const smfw_record_error *smfw_record_get_error(const smfw_record *rec) {
     return rec ? rec->error : NULL;
 }
+
+const char *smfw_record_text(const smfw_record *rec, smfw_record_text_id which) {
+    if (!rec) return NULL;
+    switch (which) {
+    case SMFW_RECORD_X_REQUEST_ID:
+        return rec->x_request_id;
+    case SMFW_RECORD_X_CORRELATION_ID:
+        return rec->x_correlation_id;
+    case SMFW_RECORD_CONVERSATION_ID:
+        return rec->conversation_id;
+    case SMFW_RECORD_WORKER_ID:
+        return rec->worker_id;
+    case SMFW_RECORD_PROCESSOR_ID:
+        return rec->record_processor_id;
+    }
+    return NULL;
+}
+
+int64_t smfw_record_session(const smfw_record *rec, int32_t *turn_index) {
+    if (turn_index) *turn_index = rec ? rec->turn_index : 0;
+    return rec ? rec->session_num : -1;
+}
+
+int smfw_record_http_status(const smfw_record *rec) {
+    return rec ? rec->http_status : 0;
+}
+
+int smfw_record_was_cancelled(const smfw_record *rec) {
+    return rec ? rec->was_cancelled : 0;
+}
+
+int smfw_results_records_complete(const smfw_results *r) {
+    return r ? r->records_complete : 0;
+}

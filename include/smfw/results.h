@@ -508,6 +508,81 @@ SMFW_API const char *smfw_record_request_id(const smfw_record *rec);
 /** The error of a failed record, or NULL for a valid one. */
 SMFW_API const smfw_record_error *smfw_record_get_error(const smfw_record *rec);
 
+/** The text fields of a record (append-only ids). */
+typedef enum smfw_record_text_id {
+    SMFW_RECORD_X_REQUEST_ID = 0, /**< also sent as X-Amzn-SageMaker-Inference-Id */
+    SMFW_RECORD_X_CORRELATION_ID,
+    SMFW_RECORD_CONVERSATION_ID,
+    SMFW_RECORD_WORKER_ID,
+    SMFW_RECORD_PROCESSOR_ID /**< AIPerf's record_processor_id */
+} smfw_record_text_id;
+
+/** A text field of a record, or NULL when absent (or `which` is unknown). */
+SMFW_API const char *smfw_record_text(const smfw_record *rec, smfw_record_text_id which);
+
+/** The record's session number (-1 = absent) and, through *turn_index when not NULL, its turn. */
+SMFW_API int64_t smfw_record_session(const smfw_record *rec, int32_t *turn_index);
+
+/** The HTTP status of the response (0 = none). */
+SMFW_API int smfw_record_http_status(const smfw_record *rec);
+
+/** 1 when the request was cancelled in flight (AIPerf's was_cancelled). */
+SMFW_API int smfw_record_was_cancelled(const smfw_record *rec);
+
+/* ---- building results: the setters backends use --------------------------- */
+
+/*
+ * Backends build records and run metadata through these functions, for the same reason
+ * reporters read through the accessors above. A record is still allocated by the caller
+ * (smfw_record_init on a local smfw_record, handed to smfw_results_add_record), so the
+ * setters are plain stores: cheap enough for the direct backend's completion path.
+ */
+
+/** Set a wall-clock time of a record (ns since the epoch, 0 = absent); unknown ids are ignored. */
+SMFW_API void smfw_record_set_time(smfw_record *rec, smfw_record_time which, int64_t ns);
+
+/**
+ * Set a text field of a record (copied; NULL clears it). SMFW_ERR_NOMEM leaves the field
+ * cleared, SMFW_ERR_UNSUPPORTED is an unknown id.
+ */
+SMFW_API smfw_status smfw_record_set_text(smfw_record *rec, smfw_record_text_id which,
+                                          const char *value);
+
+/** Set the record's session number (-1 = absent) and turn index. */
+SMFW_API void smfw_record_set_session(smfw_record *rec, int64_t session_num, int32_t turn_index);
+
+/** Set the HTTP status of the response (0 = none). */
+SMFW_API void smfw_record_set_http_status(smfw_record *rec, int status);
+
+/** Mark the request cancelled in flight (AIPerf's was_cancelled). */
+SMFW_API void smfw_record_set_cancelled(smfw_record *rec, int was_cancelled);
+
+/**
+ * The run's metadata to fill in (never NULL for non-NULL results): a backend sets its
+ * fields, strings with smfw_results_set_string(). smfw_run_info stays a public value type;
+ * its JSON fields are set with the two functions below, not as text.
+ */
+SMFW_API smfw_run_info *smfw_results_info_edit(smfw_results *results);
+
+/**
+ * Set AIPerf's input_config object of the run (written compact; NULL clears it), what
+ * smfw_results_input_config() then returns. SMFW_ERR_NOMEM when it cannot be written.
+ */
+SMFW_API smfw_status smfw_results_set_input_config(smfw_results *results,
+                                                   const struct json_t *config);
+
+/** Set the client self-check object of the run, as smfw_results_set_input_config(). */
+SMFW_API smfw_status smfw_results_set_client(smfw_results *results, const struct json_t *client);
+
+/**
+ * Say whether every record of the run is present (1: aggregates can be recomputed from
+ * them, as a direct run's; 0: a loaded bundle's sample), read by smfw_results_records_complete().
+ */
+SMFW_API void smfw_results_set_records_complete(smfw_results *results, int complete);
+
+/** 1 when every record of the run is present (see smfw_results_set_records_complete()). */
+SMFW_API int smfw_results_records_complete(const smfw_results *results);
+
 /* ---- AIPerf file formats ------------------------------------------------ */
 
 /**

@@ -584,7 +584,7 @@ static smfw_status run_phase(run_state *rs, direct_phase phase, int64_t count, d
 /* ---- results metadata ------------------------------------------------------------ */
 
 static void fill_info(smfw_results *r, const direct_options *o, const direct_engine *eng) {
-    smfw_run_info *in = &r->info;
+    smfw_run_info *in = smfw_results_info_edit(r);
     char target[1024];
     if (o->transport == DIRECT_TRANSPORT_HTTP) {
         snprintf(target, sizeof target, "OpenAI-compatible server %s", eng->tr.shown_url);
@@ -675,12 +675,6 @@ static json_t *input_config_json(const direct_options *o, const direct_engine *e
         json_object_set_new(lg, "warmup_request_count", json_integer(o->warmup_request_count));
     json_object_set_new(ic, "loadgen", lg);
     return ic;
-}
-
-static void set_json_string(char **field, json_t *v) {
-    char *text = json_dumps(v, JSON_COMPACT);
-    smfw_results_set_string(field, text);
-    free(text);
 }
 
 /* ---- run ------------------------------------------------------------------------- */
@@ -777,8 +771,12 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     fill_info(results, o, eng);
     {
         json_t *ic = input_config_json(o, eng);
-        set_json_string(&results->info.input_config_json, ic);
+        st = smfw_results_set_input_config(results, ic);
         json_decref(ic);
+        if (st != SMFW_OK) {
+            smfw_error_set(err, st, "out of memory");
+            goto out;
+        }
     }
     snprintf(path, sizeof path, "%s/profile_export.jsonl", run->output_dir);
     st = smfw_results_open_jsonl(results, path, err);
@@ -805,7 +803,8 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     direct_start_barrier_wait(&b->start, run->cancel, run->quiet);
     double cpu0 = direct_process_cpu_s();
     int64_t t0 = smfw_now_mono_ns();
-    results->info.start_wall_ns = smfw_now_wall_ns();
+    smfw_run_info *info = smfw_results_info_edit(results);
+    info->start_wall_ns = smfw_now_wall_ns();
     int profiled = 0;
     if (!(run->cancel && *run->cancel)) {
         st =
@@ -813,10 +812,10 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         if (st != SMFW_OK) goto out;
         profiled = 1;
     }
-    results->info.end_wall_ns = smfw_now_wall_ns();
+    info->end_wall_ns = smfw_now_wall_ns();
     double wall_s = (double)(smfw_now_mono_ns() - t0) / 1e9;
     double cpu_s = direct_process_cpu_s() - cpu0;
-    results->info.was_cancelled = rs->cancel_seen != 0;
+    info->was_cancelled = rs->cancel_seen != 0;
     smfw_error e2;
     direct_outputs_close(&rs->outputs, &e2);
     smfw_results_close_jsonl(results, &e2);
@@ -825,7 +824,7 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         *err = rs->add_err;
         goto out;
     }
-    results->records_complete = 1;
+    smfw_results_set_records_complete(results, 1);
     char tok_src[300];
     snprintf(tok_src, sizeof tok_src, "tokenizer:%s", b->tok ? smfw_tokenizer_name(b->tok) : "");
     const char *src = rs->tokenized && rs->tokenized == rs->valid       ? tok_src
@@ -834,7 +833,7 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
                       : rs->estimated && !rs->used_usage && !rs->chunks ? "estimated"
                       : rs->valid                                       ? "mixed"
                                                                         : NULL;
-    smfw_results_set_string(&results->info.token_count_source, src);
+    smfw_results_set_string(&info->token_count_source, src);
 
     /* Self-check. */
     direct_selfcheck sc;
@@ -859,20 +858,24 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         json_object_set_new(obj, "wall_minus_monotonic_ns",
                             json_integer((json_int_t)eng->wall_offset_ns));
         json_object_set_new(obj, "start", direct_start_barrier_json(&b->start));
-        set_json_string(&results->info.smfw_json, obj);
+        st = smfw_results_set_client(results, obj);
         json_decref(obj);
+        if (st != SMFW_OK) {
+            smfw_error_set(err, st, "out of memory");
+            goto out;
+        }
     }
     if (sc.warning[0]) SMFW_LOG_WARN("direct", "client self-check: %s", sc.warning);
 
     st = smfw_results_compute(results, o->slos, o->n_slos, err);
     if (st != SMFW_OK && st != SMFW_ERR_VALIDITY) goto out;
-    smfw_status gate = results->info.gate_tripped ? SMFW_ERR_VALIDITY : SMFW_OK;
+    smfw_status gate = info->gate_tripped ? SMFW_ERR_VALIDITY : SMFW_OK;
     smfw_error ff_err;
     smfw_error_clear(&ff_err);
     if (eng->ff.tripped) {
         /* Not a measurement: the gate's verdict would blame the endpoint's error rate. */
         direct_failfast_error(&eng->ff, "profiling", &ff_err);
-        smfw_results_set_string(&results->info.failure_reason, ff_err.message);
+        smfw_results_set_string(&info->failure_reason, ff_err.message);
         gate = SMFW_OK;
     }
 
@@ -887,21 +890,20 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         st = direct_write_failure_reason(run->output_dir, results, err);
         if (st != SMFW_OK) goto out;
         char *why = direct_failure_reason_text(results);
-        if (!results->info.failure_reason)
-            smfw_results_set_string(&results->info.failure_reason, why);
+        if (!info->failure_reason) smfw_results_set_string(&info->failure_reason, why);
         smfw_error_set(err, SMFW_ERR_VALIDITY, "%s", why ? why : "validity gate tripped");
         free(why);
     }
     if (eng->ff.tripped) {
         *err = ff_err;
         st = ff_err.status;
-    } else if (results->info.was_cancelled) {
+    } else if (info->was_cancelled) {
         /* Cancelled requests did not finish, and an interrupted run has no verdict. */
         int64_t cancelled = 0;
-        for (size_t i = 0; i < results->n_records; i++)
-            if (results->records[i].error &&
-                results->records[i].error->error_class == SMFW_ERRCLASS_CANCELLED)
-                cancelled++;
+        for (size_t i = 0; i < smfw_results_record_count(results); i++) {
+            const smfw_record_error *e = smfw_record_get_error(smfw_results_record(results, i));
+            if (e && e->error_class == SMFW_ERRCLASS_CANCELLED) cancelled++;
+        }
         int64_t finished = rs->valid + rs->errors - cancelled;
         char more[64] = "";
         if (cancelled)

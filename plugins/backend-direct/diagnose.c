@@ -31,8 +31,8 @@ void direct_diagnose(const smfw_results *r, const direct_options *o, const char 
     h->n = 0;
     size_t denied = 0, signature = 0, expired = 0, unknown_key = 0, not_found = 0, throttled = 0,
            model = 0, timeout = 0, connect = 0, invalid = 0, crc = 0;
-    for (size_t i = 0; i < r->n_records; i++) {
-        const smfw_record_error *e = r->records[i].error;
+    for (size_t i = 0; i < smfw_results_record_count(r); i++) {
+        const smfw_record_error *e = smfw_record_get_error(smfw_results_record(r, i));
         if (!e) continue;
         const char *t = e->type, *m = e->message;
         switch (e->error_class) {
@@ -116,8 +116,10 @@ void direct_diagnose(const smfw_results *r, const direct_options *o, const char 
                  "--region %s) and, for inference-component endpoints, "
                  "--inference-component"
                : "%zu requests got 404/validation errors: check the route (%s) and --model",
-            not_found, sm ? (o->endpoint ? o->endpoint : "") : (r->info.url ? r->info.url : ""), rg,
-            o->endpoint ? o->endpoint : "", rg);
+            not_found,
+            sm ? (o->endpoint ? o->endpoint : "")
+               : (smfw_results_info(r)->url ? smfw_results_info(r)->url : ""),
+            rg, o->endpoint ? o->endpoint : "", rg);
     if (throttled)
         add(h,
             "%zu requests were throttled (ThrottlingException/429): lower --concurrency or "
@@ -152,17 +154,16 @@ void direct_diagnose(const smfw_results *r, const direct_options *o, const char 
     /* A streaming run whose first token arrives with the last one was not streamed. */
     if (o->streaming) {
         size_t valid = 0, same = 0;
-        for (size_t i = 0; i < r->n_records; i++) {
-            const smfw_record *rec = &r->records[i];
-            if (rec->error || !smfw_record_has(rec, SMFW_M_TIME_TO_FIRST_TOKEN) ||
-                !smfw_record_has(rec, SMFW_M_REQUEST_LATENCY) ||
-                !smfw_record_has(rec, SMFW_M_OUTPUT_SEQUENCE_LENGTH) ||
-                rec->values[SMFW_M_OUTPUT_SEQUENCE_LENGTH] < 2)
+        for (size_t i = 0; i < smfw_results_record_count(r); i++) {
+            const smfw_record *rec = smfw_results_record(r, i);
+            double ttft, lat, osl;
+            if (smfw_record_get_error(rec) ||
+                !smfw_record_value(rec, SMFW_M_TIME_TO_FIRST_TOKEN, &ttft) ||
+                !smfw_record_value(rec, SMFW_M_REQUEST_LATENCY, &lat) ||
+                !smfw_record_value(rec, SMFW_M_OUTPUT_SEQUENCE_LENGTH, &osl) || osl < 2)
                 continue;
             valid++;
             /* Several tokens, yet every content response arrived in the same read. */
-            double ttft = rec->values[SMFW_M_TIME_TO_FIRST_TOKEN];
-            double lat = rec->values[SMFW_M_REQUEST_LATENCY];
             if (lat - ttft < 1.0) same++;
         }
         if (valid >= 5 && same * 2 > valid)

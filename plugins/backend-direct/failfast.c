@@ -38,12 +38,12 @@ int direct_failfast_permanent(const smfw_record_error *e, smfw_status *status) {
 int direct_failfast_add(direct_failfast *f, const smfw_record *rec, int is_error) {
     if (f->decided || f->tripped) return 0;
     smfw_status st = SMFW_OK;
-    if (!is_error || !rec || !direct_failfast_permanent(rec->error, &st)) {
+    if (!is_error || !rec || !direct_failfast_permanent(smfw_record_get_error(rec), &st)) {
         f->decided = 1;
         return 0;
     }
     if (f->seen == 0) {
-        const smfw_record_error *e = rec->error;
+        const smfw_record_error *e = smfw_record_get_error(rec);
         f->status = st;
         char code[16] = "";
         if (e->has_code) snprintf(code, sizeof code, "HTTP %d ", e->code);

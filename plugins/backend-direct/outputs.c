@@ -139,15 +139,17 @@ void direct_outputs_add(direct_outputs *o, const smfw_record *rec, const char *t
     char num[48];
     smfw_buf_reset(b);
     int rc = append_str(b, o->count ? ",\n    " : "\n    ");
-    snprintf(num, sizeof num, "{\"session_num\":%lld", (long long)rec->session_num);
+    snprintf(num, sizeof num, "{\"session_num\":%lld", (long long)smfw_record_session(rec, NULL));
     rc |= append_str(b, num);
-    if (rec->x_request_id) {
+    const char *id = smfw_record_text(rec, SMFW_RECORD_X_REQUEST_ID);
+    if (id) {
         rc |= append_str(b, ",\"x_request_id\":");
-        rc |= direct_json_string_append(b, rec->x_request_id, strlen(rec->x_request_id));
+        rc |= direct_json_string_append(b, id, strlen(id));
     }
-    if (rec->conversation_id) {
+    const char *conv = smfw_record_text(rec, SMFW_RECORD_CONVERSATION_ID);
+    if (conv) {
         rc |= append_str(b, ",\"conversation_id\":");
-        rc |= direct_json_string_append(b, rec->conversation_id, strlen(rec->conversation_id));
+        rc |= direct_json_string_append(b, conv, strlen(conv));
     }
     if (reasoning) {
         rc |= append_str(b, ",\"reasoning\":");
@@ -155,23 +157,24 @@ void direct_outputs_add(direct_outputs *o, const smfw_record *rec, const char *t
     }
     rc |= append_str(b, ",\"output\":");
     rc |= direct_json_string_append(b, text ? text : "", text ? strlen(text) : 0);
-    if (rec->error) {
+    const smfw_record_error *e = smfw_record_get_error(rec);
+    if (e) {
         rc |= append_str(b, ",\"error\":{");
         const char *sep = "";
-        if (rec->error->has_code) {
-            snprintf(num, sizeof num, "\"code\":%d", rec->error->code);
+        if (e->has_code) {
+            snprintf(num, sizeof num, "\"code\":%d", e->code);
             rc |= append_str(b, num);
             sep = ",";
         }
-        if (rec->error->type) {
+        if (e->type) {
             rc |= append_str(b, sep);
             rc |= append_str(b, "\"type\":");
-            rc |= direct_json_string_append(b, rec->error->type, strlen(rec->error->type));
+            rc |= direct_json_string_append(b, e->type, strlen(e->type));
             sep = ",";
         }
         rc |= append_str(b, sep);
         rc |= append_str(b, "\"class\":\"");
-        rc |= append_str(b, smfw_error_class_name(rec->error->error_class));
+        rc |= append_str(b, smfw_error_class_name(e->error_class));
         rc |= append_str(b, "\"}");
     }
     rc |= append_str(b, "}");
@@ -196,8 +199,8 @@ smfw_status direct_outputs_close(direct_outputs *o, smfw_error *err) {
 }
 
 static void stat_row(FILE *f, const smfw_results *r, smfw_metric_id id, const char *label) {
-    const smfw_stats *s = &r->stats[id];
-    if (!s->present) return;
+    const smfw_stats *s = smfw_results_stat(r, id);
+    if (!s) return;
     if (s->fields & (SMFW_STAT_P_FIRST << SMFW_P50))
         fprintf(f, "  %-34s %12.2f %12.2f %12.2f %12.2f %12.2f\n", label, s->avg, s->p[SMFW_P50],
                 s->p[SMFW_P90], s->p[SMFW_P99], s->max);
@@ -205,14 +208,19 @@ static void stat_row(FILE *f, const smfw_results *r, smfw_metric_id id, const ch
         fprintf(f, "  %-34s %12.2f\n", label, s->avg);
 }
 
+/* Valid and failed records of the run. */
+static void count_records(const smfw_results *r, uint64_t *valid, uint64_t *errors) {
+    for (size_t i = 0; i < smfw_results_record_count(r); i++) {
+        if (smfw_record_get_error(smfw_results_record(r, i)))
+            (*errors)++;
+        else
+            (*valid)++;
+    }
+}
+
 char *direct_failure_reason_text(const smfw_results *r) {
     uint64_t errors = 0, valid = 0;
-    for (size_t i = 0; i < r->n_records; i++) {
-        if (r->records[i].error)
-            errors++;
-        else
-            valid++;
-    }
+    count_records(r, &valid, &errors);
     double rate = (errors + valid) ? (double)errors / (double)(errors + valid) : 0.0;
     size_t cap = 4096;
     char *out = malloc(cap);
@@ -222,9 +230,10 @@ char *direct_failure_reason_text(const smfw_results *r) {
                      "more than the %.2f %% allowed (max_error_rate). Metrics were computed over "
                      "the %llu valid requests.",
                      (unsigned long long)errors, (unsigned long long)(errors + valid), rate * 100.0,
-                     r->info.max_error_rate * 100.0, (unsigned long long)valid);
-    for (size_t i = 0; i < r->n_errors && i < 5 && n > 0 && (size_t)n < cap; i++) {
-        const smfw_error_summary_entry *e = &r->errors[i];
+                     smfw_results_info(r)->max_error_rate * 100.0, (unsigned long long)valid);
+    for (size_t i = 0; i < smfw_results_error_summary_count(r) && i < 5 && n > 0 && (size_t)n < cap;
+         i++) {
+        const smfw_error_summary_entry *e = smfw_results_error_summary(r, i);
         n += snprintf(out + n, cap - (size_t)n, "\n  %llu x %s%s%s%s: %.300s",
                       (unsigned long long)e->count, smfw_error_class_name(e->error_class),
                       e->type ? " (" : "", e->type ? e->type : "", e->type ? ")" : "",
@@ -249,7 +258,7 @@ smfw_status direct_write_summary(const char *dir, const smfw_results *r, const d
     char path[4096];
     FILE *f = open_in(dir, "benchmark_summary.txt", path, sizeof path, err);
     if (!f) return SMFW_ERR_IO;
-    const smfw_run_info *in = &r->info;
+    const smfw_run_info *in = smfw_results_info(r);
     fprintf(f, "smfw %s benchmark (direct backend)\n\n", in->smfw_version ? in->smfw_version : "");
     if (in->target) fprintf(f, "target:        %s\n", in->target);
     fprintf(f, "payload:       %s, %s\n", in->endpoint_type ? in->endpoint_type : "?",
@@ -276,12 +285,7 @@ smfw_status direct_write_summary(const char *dir, const smfw_results *r, const d
     if (o->warmup_request_count || o->warmup_duration_s > 0) fprintf(f, " after a warm-up");
     fputc('\n', f);
     uint64_t errors = 0, valid = 0;
-    for (size_t i = 0; i < r->n_records; i++) {
-        if (r->records[i].error)
-            errors++;
-        else
-            valid++;
-    }
+    count_records(r, &valid, &errors);
     double rate = (errors + valid) ? 100.0 * (double)errors / (double)(errors + valid) : 0.0;
     fprintf(f, "requests:      %llu valid, %llu errors (%.2f %%)%s\n", (unsigned long long)valid,
             (unsigned long long)errors, rate, in->was_cancelled ? ", interrupted" : "");
@@ -304,10 +308,10 @@ smfw_status direct_write_summary(const char *dir, const smfw_results *r, const d
     stat_row(f, r, SMFW_M_REQUEST_THROUGHPUT, "request throughput (requests/s)");
     stat_row(f, r, SMFW_M_GOODPUT, "goodput (requests/s)");
     stat_row(f, r, SMFW_M_BENCHMARK_DURATION, "benchmark duration (s)");
-    if (r->n_errors) {
+    if (smfw_results_error_summary_count(r)) {
         fprintf(f, "\nerrors:\n");
-        for (size_t i = 0; i < r->n_errors; i++) {
-            const smfw_error_summary_entry *e = &r->errors[i];
+        for (size_t i = 0; i < smfw_results_error_summary_count(r); i++) {
+            const smfw_error_summary_entry *e = smfw_results_error_summary(r, i);
             fprintf(f, "  %6llu  %-13s", (unsigned long long)e->count,
                     smfw_error_class_name(e->error_class));
             if (e->has_code) fprintf(f, " %d", e->code);

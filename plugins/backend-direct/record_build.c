@@ -14,8 +14,9 @@
 
 #include "engine.h"
 
-static char *dup_or_null(const char *s) {
-    return (s && *s) ? strdup(s) : NULL;
+/* An empty id counts as absent. */
+static const char *nonempty(const char *s) {
+    return (s && *s) ? s : NULL;
 }
 
 /* First string member among `keys` of a JSON object body. */
@@ -180,19 +181,18 @@ smfw_status direct_record_build(direct_engine *eng, direct_slot *s, CURLcode rc,
     smfw_record_init(rec);
     direct_acc *a = &s->acc;
 #define WALL(mono) (s->start_wall_ns + ((mono)-s->start_ns))
-    rec->session_num = s->index;
-    rec->x_request_id = dup_or_null(s->request_id);
-    rec->x_correlation_id = dup_or_null(s->correlation_id);
-    rec->conversation_id = dup_or_null(s->payload->conversation_id);
-    rec->turn_index = s->payload->turn_index;
-    rec->credit_issued_ns = WALL(s->intended_ns);
-    rec->intended_start_ns = WALL(s->intended_ns);
-    rec->request_start_ns = s->start_wall_ns;
-    if (s->ack_ns) rec->request_ack_ns = WALL(s->ack_ns);
+    smfw_record_set_session(rec, s->index, s->payload->turn_index);
+    smfw_record_set_text(rec, SMFW_RECORD_X_REQUEST_ID, nonempty(s->request_id));
+    smfw_record_set_text(rec, SMFW_RECORD_X_CORRELATION_ID, nonempty(s->correlation_id));
+    smfw_record_set_text(rec, SMFW_RECORD_CONVERSATION_ID, nonempty(s->payload->conversation_id));
+    smfw_record_set_time(rec, SMFW_RECORD_CREDIT_ISSUED, WALL(s->intended_ns));
+    smfw_record_set_time(rec, SMFW_RECORD_INTENDED_START, WALL(s->intended_ns));
+    smfw_record_set_time(rec, SMFW_RECORD_REQUEST_START, s->start_wall_ns);
+    if (s->ack_ns) smfw_record_set_time(rec, SMFW_RECORD_REQUEST_ACK, WALL(s->ack_ns));
     int64_t end = a->last_msg_ns ? a->last_msg_ns : s->end_ns;
-    rec->request_end_ns = WALL(end);
-    rec->worker_id = dup_or_null(s->w->worker_name);
-    rec->http_status = s->status;
+    smfw_record_set_time(rec, SMFW_RECORD_REQUEST_END, WALL(end));
+    smfw_record_set_text(rec, SMFW_RECORD_WORKER_ID, nonempty(s->w->worker_name));
+    smfw_record_set_http_status(rec, s->status);
 
     /* Token counts: --tokenizer's (ISL counted once per prompt, before the run), else server
      * usage when sent, else content chunks (streamed) or an estimate. */
@@ -227,9 +227,9 @@ smfw_status direct_record_build(direct_engine *eng, direct_slot *s, CURLcode rc,
                  (double)(now - s->start_ns) / 1e9);
         smfw_record_set_error(rec, SMFW_ERRCLASS_CANCELLED, 1, 499, "RequestCancellationError",
                               msg);
-        rec->was_cancelled = 1;
-        rec->cancellation_time_ns = WALL(now);
-        rec->request_end_ns = WALL(now);
+        smfw_record_set_cancelled(rec, 1);
+        smfw_record_set_time(rec, SMFW_RECORD_CANCELLATION, WALL(now));
+        smfw_record_set_time(rec, SMFW_RECORD_REQUEST_END, WALL(now));
     } else if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && a->failed)) {
         smfw_error_class cls;
         const char *type;
@@ -272,7 +272,7 @@ smfw_status direct_record_build(direct_engine *eng, direct_slot *s, CURLcode rc,
     t.start_mono_ns = s->start_ns;
     t.intended_mono_ns = s->intended_ns;
     t.content_ns = a->content_ns;
-    t.n_content = rec->error ? 0 : a->n_content;
+    t.n_content = smfw_record_get_error(rec) ? 0 : a->n_content;
     t.first_output_mono_ns = a->first_output_ns;
     t.input_tokens = isl;
     t.output_tokens = out_tokens;
@@ -286,7 +286,7 @@ smfw_status direct_record_build(direct_engine *eng, direct_slot *s, CURLcode rc,
         smfw_record_clear(rec);
         return st;
     }
-    out->is_error = rec->error != NULL;
+    out->is_error = smfw_record_get_error(rec) != NULL;
     out->server_skew_s =
         s->server_date > 0
             ? s->server_date - (s->start_wall_ns + (s->end_ns - s->start_ns)) / 1000000000LL

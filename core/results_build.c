@@ -1,0 +1,99 @@
+/*
+ * results_build.c - building results through functions (results.h, "building
+ * results"): what backends use instead of writing the fields of smfw_results
+ * and smfw_record, so that both can become opaque in ABI 2.0. Plain stores:
+ * the direct backend calls them once per completed request.
+ */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <smfw/results.h>
+
+/* The field behind a text id, or NULL for an unknown id. */
+static char **text_field(smfw_record *rec, smfw_record_text_id which) {
+    switch (which) {
+    case SMFW_RECORD_X_REQUEST_ID:
+        return &rec->x_request_id;
+    case SMFW_RECORD_X_CORRELATION_ID:
+        return &rec->x_correlation_id;
+    case SMFW_RECORD_CONVERSATION_ID:
+        return &rec->conversation_id;
+    case SMFW_RECORD_WORKER_ID:
+        return &rec->worker_id;
+    case SMFW_RECORD_PROCESSOR_ID:
+        return &rec->record_processor_id;
+    }
+    return NULL;
+}
+
+void smfw_record_set_time(smfw_record *rec, smfw_record_time which, int64_t ns) {
+    if (!rec) return;
+    switch (which) {
+    case SMFW_RECORD_CREDIT_ISSUED:
+        rec->credit_issued_ns = ns;
+        break;
+    case SMFW_RECORD_REQUEST_START:
+        rec->request_start_ns = ns;
+        break;
+    case SMFW_RECORD_REQUEST_ACK:
+        rec->request_ack_ns = ns;
+        break;
+    case SMFW_RECORD_REQUEST_END:
+        rec->request_end_ns = ns;
+        break;
+    case SMFW_RECORD_CANCELLATION:
+        rec->cancellation_time_ns = ns;
+        break;
+    case SMFW_RECORD_INTENDED_START:
+        rec->intended_start_ns = ns;
+        break;
+    }
+}
+
+smfw_status smfw_record_set_text(smfw_record *rec, smfw_record_text_id which, const char *value) {
+    char **field = rec ? text_field(rec, which) : NULL;
+    if (!field) return SMFW_ERR_UNSUPPORTED;
+    char *copy = value ? strdup(value) : NULL;
+    free(*field);
+    *field = copy;
+    return value && !copy ? SMFW_ERR_NOMEM : SMFW_OK;
+}
+
+void smfw_record_set_session(smfw_record *rec, int64_t session_num, int32_t turn_index) {
+    if (!rec) return;
+    rec->session_num = session_num;
+    rec->turn_index = turn_index;
+}
+
+void smfw_record_set_http_status(smfw_record *rec, int status) {
+    if (rec) rec->http_status = status;
+}
+
+void smfw_record_set_cancelled(smfw_record *rec, int was_cancelled) {
+    if (rec) rec->was_cancelled = was_cancelled != 0;
+}
+
+smfw_run_info *smfw_results_info_edit(smfw_results *r) {
+    return r ? &r->info : NULL;
+}
+
+/* Replace a JSON-text field of the run info with v written compact (NULL clears it). */
+static smfw_status set_json_text(char **field, const json_t *v) {
+    char *text = v ? json_dumps(v, JSON_COMPACT) : NULL;
+    free(*field);
+    *field = text;
+    return v && !text ? SMFW_ERR_NOMEM : SMFW_OK;
+}
+
+smfw_status smfw_results_set_input_config(smfw_results *r, const json_t *config) {
+    return r ? set_json_text(&r->info.input_config_json, config) : SMFW_ERR_INTERNAL;
+}
+
+smfw_status smfw_results_set_client(smfw_results *r, const json_t *client) {
+    return r ? set_json_text(&r->info.smfw_json, client) : SMFW_ERR_INTERNAL;
+}
+
+void smfw_results_set_records_complete(smfw_results *r, int complete) {
+    if (r) r->records_complete = complete != 0;
+}
