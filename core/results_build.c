@@ -78,6 +78,11 @@ smfw_run_info *smfw_results_info_edit(smfw_results *r) {
     return r ? &r->info : NULL;
 }
 
+smfw_stats *smfw_results_stat_edit(smfw_results *r, smfw_metric_id id) {
+    if (!r || (int)id < 0 || id >= SMFW_M_COUNT_) return NULL;
+    return &r->stats[id];
+}
+
 /* Replace a JSON-text field of the run info with v written compact (NULL clears it). */
 static smfw_status set_json_text(char **field, const json_t *v) {
     char *text = v ? json_dumps(v, JSON_COMPACT) : NULL;

@@ -25,21 +25,7 @@ R3|plugins/backend-managed/managed_backend.c|smfw/app.h
 R3|plugins/command-aws/autoscaling_plan.c|smfw/capacity.h
 R3|plugins/command-aws/cmd_cloudwatch.c|smfw/capacity.h
 R3|plugins/reporter-html/html_data.c|smfw/capacity.h
-R5|include/smfw/backend.h|registry
-R6|plugins/backend-managed/levels.c|->info
-R6|plugins/backend-managed/levels.c|->stats[
-R6|plugins/backend-managed/managed_backend.c|->info
-R6|plugins/command-aws/cloudwatch.c|->info
-R6|plugins/command-aws/cloudwatch.c|->n_records
-R6|plugins/command-aws/cloudwatch.c|->stats[
-R6|plugins/command-aws/cmd_cloudwatch.c|->info
-R6|plugins/command-aws/cmd_cloudwatch.c|->n_records
-R6|plugins/command-aws/cmd_cloudwatch.c|->records
-R6|plugins/command-aws/cmd_cloudwatch.c|->request_end_ns
-R6|plugins/command-aws/cmd_cloudwatch.c|->request_start_ns
-R6|plugins/command-aws/cmd_cloudwatch.c|->values[
-R6|plugins/command-aws/publish_keys.c|->info
-R6|plugins/command-aws/publish_keys.c|->stats['
+R5|include/smfw/backend.h|registry'
 
 found=$(mktemp)
 trap 'rm -f "$found"' EXIT

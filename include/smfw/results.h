@@ -565,6 +565,14 @@ SMFW_API void smfw_record_set_cancelled(smfw_record *rec, int was_cancelled);
 SMFW_API smfw_run_info *smfw_results_info_edit(smfw_results *results);
 
 /**
+ * The statistics of a metric smfw knows, to fill in (NULL when id is out of range): set
+ * `present`, the values and their SMFW_STAT_* bits in `fields`. For a backend that reads
+ * aggregates from elsewhere (a published set, a service's summary); one with records calls
+ * smfw_results_compute() instead.
+ */
+SMFW_API smfw_stats *smfw_results_stat_edit(smfw_results *results, smfw_metric_id id);
+
+/**
  * Set AIPerf's input_config object of the run (written compact; NULL clears it), what
  * smfw_results_input_config() then returns. SMFW_ERR_NOMEM when it cannot be written.
  */

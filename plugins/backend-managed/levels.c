@@ -26,7 +26,7 @@
 #include "managed.h"
 
 void managed_identity_apply(const managed_identity *id, int64_t concurrency, smfw_results *r) {
-    smfw_run_info *info = &r->info;
+    smfw_run_info *info = smfw_results_info_edit(r);
     char target[768];
     char level[48] = "";
     if (concurrency > 0)
@@ -98,12 +98,13 @@ smfw_status managed_run_load(const char *run_dir, const char *out_dir, const man
     if (st != SMFW_OK) return st;
     managed_identity_apply(id, concurrency, results);
     double rate = smfw_results_error_rate(results);
-    if (!results->info.gate_tripped && rate > results->info.max_error_rate) {
+    smfw_run_info *info = smfw_results_info_edit(results);
+    if (!info->gate_tripped && rate > info->max_error_rate) {
         char reason[256];
         snprintf(reason, sizeof reason, "error rate %.2f%% is above the gate of %.2f%%", rate * 100,
-                 results->info.max_error_rate * 100);
-        results->info.gate_tripped = 1;
-        smfw_results_set_string(&results->info.failure_reason, reason);
+                 info->max_error_rate * 100);
+        info->gate_tripped = 1;
+        smfw_results_set_string(&info->failure_reason, reason);
     }
     /* The run folder reads like a direct run's: records, aggregates and the gate's evidence
      * beside the reports (the JSON reporter, when configured, rewrites the aggregates: a copy,
@@ -118,9 +119,9 @@ smfw_status managed_run_load(const char *run_dir, const char *out_dir, const man
 
 /* Good fraction of a level: good_request_count / request_count (AIPerf goodput). */
 static double good_fraction(const smfw_results *r) {
-    const smfw_stats *good = &r->stats[SMFW_M_GOOD_REQUEST_COUNT];
-    const smfw_stats *all = &r->stats[SMFW_M_REQUEST_COUNT];
-    if (!good->present || !all->present || all->avg <= 0) return -1;
+    const smfw_stats *good = smfw_results_stat(r, SMFW_M_GOOD_REQUEST_COUNT);
+    const smfw_stats *all = smfw_results_stat(r, SMFW_M_REQUEST_COUNT);
+    if (!good || !all || all->avg <= 0) return -1;
     return good->avg / all->avg;
 }
 
@@ -191,9 +192,10 @@ smfw_status managed_levels_report(const smfw_bundle_run *runs, size_t n, const s
             smfw_results_free(lvl);
             continue;
         }
-        smfw_results_set_string(&lvl->info.source_dir, sub);
+        smfw_run_info *info = smfw_results_info_edit(lvl);
+        smfw_results_set_string(&info->source_dir, sub);
         outcome->levels++;
-        if (lvl->info.gate_tripped) outcome->tripped++;
+        if (info->gate_tripped) outcome->tripped++;
         if (reg && smfw_reporters_run(reg, cfg, NULL, 0, lvl, sub, &e) != SMFW_OK)
             outcome->report_failures++;
         char title[4400];
@@ -203,22 +205,21 @@ smfw_status managed_levels_report(const smfw_bundle_run *runs, size_t n, const s
         else
             snprintf(title, sizeof title, "Results (%s)", sub);
         if (!quiet) {
-            smfw_bundle_print_headline(lvl, title, lvl->info.max_error_rate, stdout);
+            smfw_bundle_print_headline(lvl, title, info->max_error_rate, stdout);
             fprintf(stdout, "  reports: %s\n", sub);
         }
         double good = good_fraction(lvl);
         if (n_sla) {
-            int meets = good >= attainment && !lvl->info.gate_tripped;
+            int meets = good >= attainment && !info->gate_tripped;
             if (!quiet)
                 fprintf(stdout, "  SLA: %.1f%% of requests within every SLO (%s %.0f%%)\n",
                         good >= 0 ? good * 100 : 0.0, meets ? "meets" : "below", attainment * 100);
             if (meets && runs[i].concurrency > best) best = runs[i].concurrency;
         }
         if (outcome->first_start_ns == 0 ||
-            (lvl->info.start_wall_ns && lvl->info.start_wall_ns < outcome->first_start_ns))
-            outcome->first_start_ns = lvl->info.start_wall_ns;
-        if (lvl->info.end_wall_ns > outcome->last_end_ns)
-            outcome->last_end_ns = lvl->info.end_wall_ns;
+            (info->start_wall_ns && info->start_wall_ns < outcome->first_start_ns))
+            outcome->first_start_ns = info->start_wall_ns;
+        if (info->end_wall_ns > outcome->last_end_ns) outcome->last_end_ns = info->end_wall_ns;
         smfw_results_free(lvl);
     }
     smfw_registry_free(own);

@@ -353,7 +353,7 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
     st = managed_dataset_upload(client, plan.bucket, &plan.ds, &uploaded, err);
     if (st != SMFW_OK) goto done;
 
-    smfw_run_info *info = &run->results->info;
+    smfw_run_info *info = smfw_results_info_edit(run->results);
     managed_identity who = {plan.job_name, plan.endpoint, plan.inference_component, plan.region,
                             info->max_error_rate};
     managed_identity_apply(&who, 0, run->results);

@@ -302,13 +302,14 @@ void smfw_cloudwatch_interpret(smfw_cw_report *r, const smfw_results *res, int64
                          *ol = &r->m[SMFW_CW_OVERHEAD_LATENCY], *e5 = &r->m[SMFW_CW_5XX],
                          *gpu = &r->m[SMFW_CW_GPU_UTILIZATION],
                          *gmem = &r->m[SMFW_CW_GPU_MEMORY_UTILIZATION];
-    if (requests_sent < 0 && res) requests_sent = (int64_t)res->n_records;
+    if (requests_sent < 0 && res) requests_sent = (int64_t)smfw_results_record_count(res);
     double client_ms = NAN, client_p95 = NAN;
-    if (res && res->stats[SMFW_M_REQUEST_LATENCY].present) {
-        client_ms = res->stats[SMFW_M_REQUEST_LATENCY].avg;
-        client_p95 = res->stats[SMFW_M_REQUEST_LATENCY].p[SMFW_P95];
+    const smfw_stats *lat = smfw_results_stat(res, SMFW_M_REQUEST_LATENCY);
+    if (lat) {
+        client_ms = lat->avg;
+        client_p95 = lat->p[SMFW_P95];
     }
-    int64_t concurrency = res ? res->info.concurrency : 0;
+    int64_t concurrency = res ? smfw_results_info(res)->concurrency : 0;
 
     if (!inv->present) {
         finding(r, "no Invocations data points for this window: CloudWatch publishes with 1-3 "

@@ -102,14 +102,16 @@ static int write_text(const char *dir, const char *name, char *text) {
 
 /* The profiling window of a run: its recorded start/end, else its records. */
 static void run_window(const smfw_results *r, int64_t *start_ns, int64_t *end_ns) {
-    int64_t s = r->info.start_wall_ns, e = r->info.end_wall_ns;
-    for (size_t i = 0; i < r->n_records; i++) {
-        const smfw_record *rec = &r->records[i];
-        if (rec->request_start_ns > 0 && (!s || rec->request_start_ns < s))
-            s = rec->request_start_ns;
-        int64_t end = rec->request_end_ns;
-        if (!end && rec->request_start_ns > 0 && smfw_record_has(rec, SMFW_M_REQUEST_LATENCY))
-            end = rec->request_start_ns + (int64_t)llround(rec->values[SMFW_M_REQUEST_LATENCY]);
+    const smfw_run_info *info = smfw_results_info(r);
+    int64_t s = info->start_wall_ns, e = info->end_wall_ns;
+    for (size_t i = 0; i < smfw_results_record_count(r); i++) {
+        const smfw_record *rec = smfw_results_record(r, i);
+        int64_t start = smfw_record_time_ns(rec, SMFW_RECORD_REQUEST_START);
+        if (start > 0 && (!s || start < s)) s = start;
+        int64_t end = smfw_record_time_ns(rec, SMFW_RECORD_REQUEST_END);
+        double latency;
+        if (!end && start > 0 && smfw_record_value(rec, SMFW_M_REQUEST_LATENCY, &latency))
+            end = start + (int64_t)llround(latency);
         if (end > e) e = end;
     }
     if (s && (!*start_ns || s < *start_ns)) *start_ns = s;
@@ -153,16 +155,17 @@ static int cloudwatch_main(const smfw_command_context *ctx, int argc, char **arg
             single = smfw_results_new();
             if (smfw_results_load_dir(single, a.run_dir, &err) != SMFW_OK) goto fail;
             run_window(single, &s_ns, &e_ns);
-            if (sent < 0) sent = (int64_t)single->n_records;
-            if (!q.endpoint) q.endpoint = single->info.endpoint_name;
-            if (!q.inference_component) q.inference_component = single->info.inference_component;
+            const smfw_run_info *info = smfw_results_info(single);
+            if (sent < 0) sent = (int64_t)smfw_results_record_count(single);
+            if (!q.endpoint) q.endpoint = info->endpoint_name;
+            if (!q.inference_component) q.inference_component = info->inference_component;
         } else {
             if (smfw_sweep_load_dir(a.run_dir, &sweep, &err) != SMFW_OK) goto fail;
             int64_t counted = 0;
             for (size_t i = 0; i < sweep->n; i++) {
                 run_window(sweep->results[i], &s_ns, &e_ns);
-                counted += (int64_t)sweep->results[i]->n_records;
-                if (!q.endpoint) q.endpoint = sweep->results[i]->info.endpoint_name;
+                counted += (int64_t)smfw_results_record_count(sweep->results[i]);
+                if (!q.endpoint) q.endpoint = smfw_results_info(sweep->results[i])->endpoint_name;
             }
             if (sent < 0) sent = counted;
         }

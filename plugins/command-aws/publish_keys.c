@@ -237,7 +237,7 @@ smfw_status smfw_publish_keys_to_results(const smfw_publish_set *in, smfw_result
                       "published with key scheme %s, this smfw writes %s; reading the "
                       "keys it knows",
                       v, SMFW_PUBLISH_SCHEME);
-    smfw_run_info *i = &r->info;
+    smfw_run_info *i = smfw_results_info_edit(r);
     size_t plen = strlen(SMFW_PUBLISH_PREFIX);
     for (size_t k = 0; k < in->n; k++) {
         const char *key = in->e[k].key, *val = in->e[k].value;
@@ -274,7 +274,8 @@ smfw_status smfw_publish_keys_to_results(const smfw_publish_set *in, smfw_result
             if (parse_number(val, &d) != 0)
                 return smfw_error_set(err, SMFW_ERR_PROTOCOL, "%s is \"%s\", not a number", key,
                                       val);
-            smfw_stats *s = &r->stats[id];
+            smfw_stats *s = smfw_results_stat_edit(r, id);
+            if (!s) continue; /* not a metric this version knows */
             s->present = 1;
             if (bit == 0) {
                 s->avg = d;
