@@ -43,6 +43,7 @@ run_info+='|request_count_target|shard|max_error_rate|gate_tripped|failure_reaso
 layout+="|(->|\\.)info\\.($run_info)\\b|&[a-z_]+(->[a-z_]+)*->info\\b"
 layout+='|(->|\.)(request_start_ns|request_end_ns|request_ack_ns|credit_issued_ns)\b'
 layout+='|(->|\.)(cancellation_time_ns|intended_start_ns|x_request_id|x_correlation_id)\b'
+layout+='|(->|\.)(session_num|worker_id|record_processor_id|http_status)\b'
 layout_reporters='(->|\.)(extra|errors)\[|(->|\.)(n_extra|n_errors|error|info)\b'
 # file|match for each use of a pattern ($1) in files ($2...), comment lines left out
 layout_uses() {

@@ -2,8 +2,8 @@
  * test_results_build.c - the setters backends build results with (results.h,
  * "building results"): a record built through them writes the same JSONL line
  * as one whose fields are set directly (the layout they replace, the oracle),
- * reads back through the accessors, and the run info's JSON setters store what
- * the typed accessors then return. Unknown ids and NULL are refused or ignored.
+ * reads back through the accessors, and what the run info, statistics and JSON
+ * setters store is what the accessors then return. Unknown ids and NULL are refused or ignored.
  */
 #include <check.h>
 #include <jansson.h>
@@ -102,7 +102,7 @@ START_TEST(setters_write_what_the_fields_did) {
 }
 END_TEST
 
-START_TEST(run_info_json_and_completeness) {
+START_TEST(run_info_stats_json_and_completeness) {
     smfw_results *r = smfw_results_new();
     ck_assert_ptr_nonnull(r);
     smfw_run_info *in = smfw_results_info_edit(r);
@@ -130,6 +130,21 @@ START_TEST(run_info_json_and_completeness) {
     json_decref(client);
     ck_assert_int_eq(smfw_results_set_client(NULL, NULL), SMFW_ERR_INTERNAL);
 
+    /* Aggregates filled one field at a time (a published set), then read as any run's. */
+    ck_assert_ptr_null(smfw_results_stat(r, SMFW_M_REQUEST_LATENCY));
+    smfw_stats *lat = smfw_results_stat_edit(r, SMFW_M_REQUEST_LATENCY);
+    ck_assert_ptr_nonnull(lat);
+    lat->present = 1;
+    lat->avg = 12.5;
+    lat->p[SMFW_P95] = 20.0;
+    lat->fields |= SMFW_STAT_AVG | (SMFW_STAT_P_FIRST << SMFW_P95);
+    const smfw_stats *got = smfw_results_stat(r, SMFW_M_REQUEST_LATENCY);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_double_eq(got->p[SMFW_P95], 20.0);
+    ck_assert_ptr_null(smfw_results_stat_edit(r, SMFW_M_COUNT_));
+    ck_assert_ptr_null(smfw_results_stat_edit(r, (smfw_metric_id)-1));
+    ck_assert_ptr_null(smfw_results_stat_edit(NULL, SMFW_M_REQUEST_LATENCY));
+
     ck_assert_int_eq(smfw_results_records_complete(r), 0);
     smfw_results_set_records_complete(r, 1);
     ck_assert_int_eq(smfw_results_records_complete(r), 1);
@@ -142,7 +157,7 @@ int main(void) {
     Suite *s = suite_create("results_build");
     TCase *tc = tcase_create("build");
     tcase_add_test(tc, setters_write_what_the_fields_did);
-    tcase_add_test(tc, run_info_json_and_completeness);
+    tcase_add_test(tc, run_info_stats_json_and_completeness);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
