@@ -7,8 +7,8 @@
  * The direct backend fills records from its own measurements and calls
  * smfw_results_compute(); the managed backend parses an AIPerf bundle
  * (smfw_results_load_aiperf_json / _jsonl). Reporters only read, and only
- * through the accessors ("reading results" below): the struct layouts become
- * private in ABI 2.0.
+ * through the accessors ("reading results" below); backends build through the
+ * setters ("building results"): the struct layouts become private in ABI 2.0.
  *
  * Units: record values are kept in BASE units (ns for times, tokens,
  * tokens/sec...); aggregates in smfw_stats are in DISPLAY units (ms, sec...),
