@@ -15,6 +15,7 @@
 
 #include "engine.h"
 #include "failfast.h"
+#include "md_table.h"
 
 #define MAX_ROWS  64
 #define MAX_CODES 16
@@ -26,85 +27,37 @@ typedef struct row {
     int status[MAX_STAT];
     int nstatus;
     char cls[32];
-    int stops;       /* "exit 2" */
-    int not_found;   /* the row's message says "not found" */
-    int eventstream; /* an exception event inside a 200 event stream */
-    char text[1024]; /* the line, for messages */
+    int stops;        /* "exit 2" */
+    int not_found;    /* the row's message says "not found" */
+    int eventstream;  /* an exception event inside a 200 event stream */
+    const char *text; /* the line, for messages */
 } row;
 
+static md_row g_md[MAX_ROWS];
 static row g_rows[MAX_ROWS];
 static int g_nrows;
-
-/* Split one "| a | b | c | d |" line into its cells (trimmed, in place). */
-static int cells(char *line, char **out, int max) {
-    int n = 0;
-    char *p = strchr(line, '|');
-    while (p && n < max) {
-        char *q = strchr(p + 1, '|');
-        if (!q) break;
-        *q = '\0';
-        char *s = p + 1;
-        while (isspace((unsigned char)*s)) s++;
-        char *e = s + strlen(s);
-        while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
-        out[n++] = s;
-        p = q;
-    }
-    return n;
-}
-
-/* The backticked names before the first " (" or " whose " of a cell. */
-static void codes_of(const char *cell, row *r) {
-    char head[1024];
-    snprintf(head, sizeof head, "%s", cell);
-    char *cut = strstr(head, " (");
-    if (cut) *cut = '\0';
-    cut = strstr(head, " whose ");
-    if (cut) *cut = '\0';
-    for (char *p = strchr(head, '`'); p && r->ncodes < MAX_CODES; p = strchr(p + 1, '`')) {
-        char *q = strchr(p + 1, '`');
-        if (!q) break;
-        snprintf(r->codes[r->ncodes++], sizeof r->codes[0], "%.*s", (int)(q - p - 1), p + 1);
-        p = q;
-    }
-}
 
 static void load_table(void) {
     char path[1024];
     snprintf(path, sizeof path, "%s/docs/direct.md", SMFW_SOURCE_DIR);
-    FILE *f = fopen(path, "r");
-    ck_assert_msg(f != NULL, "cannot read %s", path);
-    char line[2048];
-    int in = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "| Code | HTTP | `smfw.error_class` |", 36) == 0) {
-            in = 1;
-            continue;
-        }
-        if (!in) continue;
-        if (line[0] != '|') break;
-        if (strncmp(line, "|---", 4) == 0) continue;
-        ck_assert_int_lt(g_nrows, MAX_ROWS);
-        row *r = &g_rows[g_nrows++];
+    g_nrows = md_table_read(path, "| Code | HTTP | `smfw.error_class` |", g_md, MAX_ROWS);
+    ck_assert_msg(g_nrows >= 10, "the error-class table in %s has %d rows", path, g_nrows);
+    for (int i = 0; i < g_nrows; i++) {
+        const md_row *m = &g_md[i];
+        row *r = &g_rows[i];
         memset(r, 0, sizeof *r);
-        snprintf(r->text, sizeof r->text, "%s", line);
-        char *c[8];
-        ck_assert_msg(cells(line, c, 8) == 4, "not 4 cells: %s", r->text);
-        codes_of(c[0], r);
-        r->not_found = strstr(c[0], "not found") != NULL;
-        r->eventstream = strstr(c[0], "event stream") != NULL;
-        for (char *p = c[1]; *p && r->nstatus < MAX_STAT;) {
-            r->status[r->nstatus++] = (int)strtol(p, &p, 10);
-            while (*p == ',' || *p == ' ') p++;
-        }
-        ck_assert_msg(r->nstatus > 0 && r->status[0] > 0, "no status: %s", r->text);
-        ck_assert_msg(sscanf(c[2], "`%31[a-z_]`", r->cls) == 1, "no class: %s", r->text);
-        ck_assert_msg(strcmp(c[3], "exit 2") == 0 || strcmp(c[3], "gate") == 0,
+        r->text = m->line;
+        ck_assert_msg(m->ncells == 4, "not 4 cells: %s", r->text);
+        r->ncodes = md_cell_codes(m->cells[0], r->codes, MAX_CODES);
+        r->not_found = strstr(m->cells[0], "not found") != NULL;
+        r->eventstream = strstr(m->cells[0], "event stream") != NULL;
+        r->nstatus = md_cell_numbers(m->cells[1], r->status, MAX_STAT);
+        ck_assert_msg(r->nstatus > 0, "no status: %s", r->text);
+        ck_assert_msg(sscanf(m->cells[2], "`%31[a-z_]`", r->cls) == 1, "no class: %s", r->text);
+        ck_assert_msg(strcmp(m->cells[3], "exit 2") == 0 || strcmp(m->cells[3], "gate") == 0,
                       "last cell is 'exit 2' or 'gate': %s", r->text);
-        r->stops = strcmp(c[3], "exit 2") == 0;
+        r->stops = strcmp(m->cells[3], "exit 2") == 0;
     }
-    fclose(f);
-    ck_assert_msg(g_nrows >= 10, "the error-class table in docs/direct.md has %d rows", g_nrows);
 }
 
 static void check_outcome(const row *r, const char *code, int status, smfw_error_class cls,
