@@ -78,6 +78,7 @@ smfw_status smfw_aws_client_new(const smfw_aws_options *opts, smfw_aws_client **
     pthread_mutex_init(&c->lock, NULL);
     pthread_mutex_init(&c->creds_lock, NULL);
     pthread_mutex_init(&c->refresh_lock, NULL);
+    pthread_mutex_init(&c->imds_lock, NULL);
     c->opt_region = dup_opt(opts->region);
     c->opt_profile = dup_opt(opts->profile);
     c->opt_endpoint_url = dup_opt(opts->endpoint_url);
@@ -130,5 +131,7 @@ void smfw_aws_client_free(smfw_aws_client *c) {
     pthread_mutex_destroy(&c->lock);
     pthread_mutex_destroy(&c->creds_lock);
     pthread_mutex_destroy(&c->refresh_lock);
+    pthread_mutex_destroy(&c->imds_lock);
+    free(c->imds_token);
     free(c);
 }

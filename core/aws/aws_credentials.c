@@ -8,9 +8,11 @@
  * file; credential_process; config file static keys; container credentials;
  * EC2 instance metadata (IMDSv2).
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -375,8 +377,13 @@ static int allowed_container_host(const char *url) {
         char *colon = strchr(host, ':');
         if (colon) *colon = '\0';
     }
-    return strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0 ||
-           strcasecmp(host, "localhost") == 0 || strcmp(host, "169.254.170.2") == 0 ||
+    /* botocore: any loopback address (a literal, so 127.x.example.com is not one), or one of
+     * its named hosts. */
+    struct in_addr a4;
+    struct in6_addr a6;
+    if (inet_pton(AF_INET, host, &a4) == 1 && (ntohl(a4.s_addr) >> 24) == 127) return 1;
+    if (inet_pton(AF_INET6, host, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6)) return 1;
+    return strcasecmp(host, "localhost") == 0 || strcmp(host, "169.254.170.2") == 0 ||
            strcmp(host, "169.254.170.23") == 0 || strcasecmp(host, "fd00:ec2::23") == 0;
 }
 
@@ -441,108 +448,18 @@ static smfw_status from_container(smfw_aws_client *c, aws_creds **out, smfw_erro
     return st == SMFW_OK ? SMFW_ERR_AUTH : st;
 }
 
-/* ---- IMDS ---- */
-
-static const char *imds_base(void) {
-    const char *b = aws_getenv("AWS_EC2_METADATA_SERVICE_ENDPOINT");
-    if (b) return b;
-    const char *mode = aws_getenv("AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE");
-    return mode && strcasecmp(mode, "IPv6") == 0 ? "http://[fd00:ec2::254]"
-                                                 : "http://169.254.169.254";
-}
-
-static long imds_timeout_ms(void) {
-    const char *t = aws_getenv("AWS_METADATA_SERVICE_TIMEOUT");
-    double s = t ? atof(t) : 1.0;
-    return s > 0 ? (long)(s * 1000) : 1000;
-}
-
-static int imds_attempts(void) {
-    const char *t = aws_getenv("AWS_METADATA_SERVICE_NUM_ATTEMPTS");
-    int n = t ? atoi(t) : 1;
-    return n > 0 ? n : 1;
-}
-
-/* One IMDS request with retries; returns SMFW_OK with the status in *status. */
-static smfw_status imds_request(smfw_aws_client *c, const char *method, const char *path,
-                                const smfw_sigv4_header *hs, size_t n, aws_http_response *resp,
-                                smfw_error *err) {
-    char url[1024];
-    const char *base = imds_base();
-    size_t bl = strlen(base);
-    while (bl && base[bl - 1] == '/') bl--;
-    snprintf(url, sizeof(url), "%.*s%s", (int)bl, base, path);
-    smfw_status st = SMFW_ERR_NETWORK;
-    for (int a = 0; a < imds_attempts(); a++) {
-        aws_http_response_free(resp);
-        aws_http_response_init(resp);
-        aws_http_request req = {
-            method, url, hs, n, NULL, 0, NULL, 0, NULL, imds_timeout_ms(), imds_timeout_ms(), 1};
-        st = aws_http_perform(c->http, &req, resp, err);
-        if (st == SMFW_OK && resp->status < 500) break;
-    }
-    return st;
-}
-
-/* IMDSv2 session token (NULL when v1 fallback is allowed and v2 is unavailable). */
-static smfw_status imds_token(smfw_aws_client *c, char **token, smfw_error *err) {
-    *token = NULL;
-    smfw_sigv4_header h[1] = {{"X-aws-ec2-metadata-token-ttl-seconds", "21600"}};
-    aws_http_response resp;
-    aws_http_response_init(&resp);
-    smfw_status st = imds_request(c, "PUT", "/latest/api/token", h, 1, &resp, err);
-    if (st == SMFW_OK && resp.status == 200 && resp.body.len) {
-        *token = smfw_buf_take(&resp.body);
-        smfw_secret_register(*token);
-        aws_http_response_free(&resp);
-        return SMFW_OK;
-    }
-    int v1_ok = !(aws_getenv("AWS_EC2_METADATA_V1_DISABLED") &&
-                  strcasecmp(aws_getenv("AWS_EC2_METADATA_V1_DISABLED"), "true") == 0);
-    long status = resp.status;
-    aws_http_response_free(&resp);
-    if (st != SMFW_OK && !v1_ok) return st;
-    if (st == SMFW_OK && status != 403 && status != 404 && status != 405)
-        return smfw_error_set(err, SMFW_ERR_AUTH,
-                              "EC2 instance metadata refused a token (HTTP %ld)", status);
-    if (st != SMFW_OK && st != SMFW_ERR_TIMEOUT) return st; /* not on EC2 */
-    if (!v1_ok)
-        return smfw_error_set(err, SMFW_ERR_AUTH,
-                              "IMDSv2 is unavailable and AWS_EC2_METADATA_V1_DISABLED is set");
-    return SMFW_OK;
-}
-
-static int imds_disabled(smfw_aws_client *c) {
-    const char *d = aws_getenv("AWS_EC2_METADATA_DISABLED");
-    return c->no_imds || (d && strcasecmp(d, "true") == 0);
-}
-
-smfw_status aws_imds_get(smfw_aws_client *c, const char *path, char **out, smfw_error *err) {
-    *out = NULL;
-    if (imds_disabled(c))
-        return smfw_error_set(err, SMFW_ERR_CONFIG, "EC2 instance metadata is disabled");
-    char *token = NULL;
-    smfw_status st = imds_token(c, &token, err);
-    if (st != SMFW_OK) return st;
-    smfw_sigv4_header h[1] = {{"X-aws-ec2-metadata-token", token}};
-    aws_http_response resp;
-    aws_http_response_init(&resp);
-    st = imds_request(c, "GET", path, h, token ? 1 : 0, &resp, err);
-    free(token);
-    if (st == SMFW_OK && resp.status != 200)
-        st = smfw_error_set(err, resp.status == 404 ? SMFW_ERR_NOT_FOUND : SMFW_ERR_AUTH,
-                            "EC2 instance metadata %s answered HTTP %ld", path, resp.status);
-    if (st == SMFW_OK) *out = smfw_buf_take(&resp.body);
-    aws_http_response_free(&resp);
-    return st;
-}
+/* ---- IMDS (aws_imds.c) ---- */
 
 static smfw_status from_imds(smfw_aws_client *c, aws_creds **out, smfw_error *err) {
-    if (imds_disabled(c)) return SMFW_DONE;
+    if (aws_imds_disabled(c)) return SMFW_DONE;
     char *role = NULL;
     smfw_error lerr;
     smfw_status st = aws_imds_get(c, "/latest/meta-data/iam/security-credentials/", &role, &lerr);
     if (st == SMFW_ERR_NETWORK || st == SMFW_ERR_TIMEOUT) return SMFW_DONE; /* not on EC2 */
+    if (st == SMFW_ERR_NOT_FOUND)
+        return smfw_error_set(err, SMFW_ERR_AUTH,
+                              "this EC2 instance has no IAM role (instance metadata lists no "
+                              "role under /latest/meta-data/iam/security-credentials/)");
     if (st != SMFW_OK) {
         if (err) *err = lerr;
         return st;
@@ -693,9 +610,9 @@ static smfw_status no_credentials(smfw_aws_client *c, const char *p, smfw_error 
              cfg ? "" : "/.aws/config");
     snprintf(cred_path, sizeof cred_path, "%s%s", cred ? cred : (home ? home : "~"),
              cred ? "" : "/.aws/credentials");
-    const char *imds_why = c->no_imds         ? "not asked (disabled for this client)"
-                           : imds_disabled(c) ? "not asked (AWS_EC2_METADATA_DISABLED=true)"
-                                              : "no answer (not on EC2, or no role attached)";
+    const char *imds_why = c->no_imds             ? "not asked (disabled for this client)"
+                           : aws_imds_disabled(c) ? "not asked (AWS_EC2_METADATA_DISABLED=true)"
+                                                  : "no answer (not on EC2, or no role attached)";
     return smfw_error_set(
         err, SMFW_ERR_AUTH,
         "no AWS credentials found. Tried: environment (%s); web identity (AWS_ROLE_ARN and "

@@ -138,6 +138,14 @@ static const char *const NOT_FOUND[] = {"ResourceNotFound",
                                         "ObjectNotFoundException",
                                         NULL};
 
+const char *const *aws_error_auth_codes(void) {
+    return AUTH;
+}
+
+const char *const *aws_error_not_found_codes(void) {
+    return NOT_FOUND;
+}
+
 int aws_error_is_throttling(long http_status, const char *code) {
     /* The retry policy's throttling codes (one table, aws_retry.c), and any 429. */
     return http_status == 429 || aws_retry_is_throttling_code(code);

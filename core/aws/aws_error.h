@@ -50,5 +50,9 @@ smfw_status aws_error_status(long http_status, const char *code, const char *mes
 int aws_error_is_throttling(long http_status, const char *code);
 int aws_error_is_clock_skew(const char *code, const char *message);
 int aws_error_is_expired_token(const char *code);
+/* The codes aws_error_status() reads as auth / not found (NULL-terminated), for the test
+ * that holds docs/aws.md's table to them. */
+const char *const *aws_error_auth_codes(void);
+const char *const *aws_error_not_found_codes(void);
 
 #endif

@@ -69,6 +69,11 @@ struct smfw_aws_client {
     pthread_mutex_t refresh_lock; /* one refresher at a time */
     aws_creds *creds;
 
+    pthread_mutex_t imds_lock; /* guards the IMDSv2 token */
+    char *imds_token;          /* NULL until fetched (and with IMDSv1) */
+    int64_t imds_token_expires;
+    int64_t imds_v1_until; /* IMDSv1 without asking for a token until then */
+
     aws_retry_quota quota;    /* standard and adaptive modes */
     aws_rate_limiter limiter; /* adaptive mode */
     char user_agent[512];
@@ -255,5 +260,7 @@ const char *aws_getenv(const char *name);
 
 /* IMDS GET of a metadata path (with the IMDSv2 token); *out malloc'd. */
 smfw_status aws_imds_get(smfw_aws_client *c, const char *path, char **out, smfw_error *err);
+/* AWS_EC2_METADATA_DISABLED=true or the client's no_imds: no IMDS request at all. */
+int aws_imds_disabled(smfw_aws_client *c);
 
 #endif

@@ -77,6 +77,10 @@ int aws_retry_is_throttling_code(const char *code) {
     return in_list(code, STANDARD_THROTTLED);
 }
 
+const char *const *aws_retry_throttling_codes(void) {
+    return STANDARD_THROTTLED;
+}
+
 static int transient_status(long s) {
     return s == 500 || s == 502 || s == 503 || s == 504;
 }

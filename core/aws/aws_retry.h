@@ -52,6 +52,8 @@ aws_retry_class aws_retry_classify(aws_retry_mode mode, const char *service,
 
 /* Whether an answer is throttling, for the adaptive rate limiter (code only, as botocore). */
 int aws_retry_is_throttling_code(const char *code);
+/* Those codes (NULL-terminated), for the test of docs/aws.md's error table. */
+const char *const *aws_retry_throttling_codes(void);
 
 /*
  * Delay before retry number `retry` (1-based), full jitter:

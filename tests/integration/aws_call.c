@@ -7,6 +7,7 @@
  *   aws_call whoami                        provider, account, ARN (never a secret)
  *   aws_call creds                         the chain's credentials: provider, key id,
  *                                          SHA-256 of the secret and token, expiry, account
+ *   aws_call creds-imds                    the same with EC2 instance metadata in the chain
  *   aws_call put BUCKET KEY FILE           PutObject from a file (multipart from 8 MiB)
  *   aws_call s3-put-file BUCKET KEY FILE [PART_SIZE [THRESHOLD]]
  *                                          smfw_aws_s3_upload_file: size and ETag;
@@ -85,7 +86,8 @@ static smfw_status creds(smfw_aws_client *c, smfw_error *err) {
 static smfw_status dispatch(smfw_aws_client *c, int argc, char **argv, smfw_error *err) {
     const char *op = argv[1];
     if (strcmp(op, "whoami") == 0 && argc == 2) return whoami(c, err);
-    if (strcmp(op, "creds") == 0 && argc == 2) return creds(c, err);
+    if ((strcmp(op, "creds") == 0 || strcmp(op, "creds-imds") == 0) && argc == 2)
+        return creds(c, err);
     if (strcmp(op, "put") == 0 && argc == 5)
         return smfw_aws_s3_put_object_file(c, argv[2], argv[3], argv[4], NULL, err);
     if (strcmp(op, "s3-put-file") == 0 && argc >= 5 && argc <= 7) {
@@ -128,15 +130,18 @@ static smfw_status dispatch(smfw_aws_client *c, int argc, char **argv, smfw_erro
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s whoami|creds|put|s3-put-file|get|head|list|role|roles ARGS...\n",
-                argv[0]);
+        fprintf(
+            stderr,
+            "usage: %s whoami|creds|creds-imds|put|s3-put-file|get|head|list|role|roles ARGS...\n",
+            argv[0]);
         return 2;
     }
     smfw_error err;
     smfw_error_clear(&err);
     smfw_aws_options opts;
     memset(&opts, 0, sizeof opts);
-    opts.no_imds = 1; /* tests never reach instance metadata */
+    /* Tests never reach instance metadata, but creds-imds asks a fake of it (the whole chain). */
+    opts.no_imds = strcmp(argv[1], "creds-imds") != 0;
     smfw_aws_client *c = NULL;
     smfw_status st = smfw_aws_client_new(&opts, &c, &err);
     if (st == SMFW_OK) st = dispatch(c, argc, argv, &err);

@@ -305,9 +305,10 @@ START_TEST(imds_v2) {
     setenv("AWS_EC2_METADATA_SERVICE_ENDPOINT", aws_fake_server_url(srv), 1);
     unsetenv("AWS_EC2_METADATA_DISABLED");
     expect(NULL, "AKIDIMDS", "imdssecret", "imdstoken", "instance-metadata");
-    ck_assert_int_ge(f.imds_token_calls, 1);
+    ck_assert_int_eq(f.imds_token_calls, 1); /* one token for the role list and the keys */
     ck_assert_int_eq(f.imds_calls, 2);
-    /* Region from IMDS when nothing else sets one. */
+    /* Region from IMDS when nothing else sets one; the same client's credentials then reuse
+     * the region lookup's token. */
     unsetenv("AWS_REGION");
     smfw_aws_client *c = NULL;
     smfw_error err;
@@ -315,6 +316,10 @@ START_TEST(imds_v2) {
     const char *r;
     ck_assert_msg(smfw_aws_client_region(c, &r, &err) == SMFW_OK, "%s", err.message);
     ck_assert_str_eq(r, "eu-north-1");
+    const smfw_aws_credentials *cr;
+    ck_assert_msg(smfw_aws_client_credentials(c, &cr, &err) == SMFW_OK, "%s", err.message);
+    smfw_aws_credentials_release(cr);
+    ck_assert_int_eq(f.imds_token_calls, 2);
     smfw_aws_client_free(c);
     aws_fake_server_stop(srv);
 }
