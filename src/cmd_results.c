@@ -4,27 +4,24 @@
  * Sources: --local DIR (an extracted AIPerf bundle, a direct run's output
  * folder or a concurrency-list bundle), --s3 URI (a bundle tarball or the
  * prefix holding one), --job NAME, or by default the newest benchmark job
- * of the account and region. Downloads and extracts (safely) when needed,
+ * of the account and region: the first loaded backend whose fetch slot claims
+ * the reference downloads and extracts it (safely) into a local folder. It
  * prints the bundle's file tree with a note for each known file, then the
  * summary (smfw_run_summary_print) and validity verdict of each run; --report runs the
  * reporters on it. Exit 3 when a run failed its validity gate.
  */
 #include <dirent.h>
 #include <errno.h>
-#include <jansson.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <smfw/archive.h>
-#include <smfw/aws.h>
+#include <smfw/backend.h>
 #include <smfw/bundle_read.h>
 #include <smfw/log.h>
-#include <smfw/results_s3.h>
 #include <smfw/untrusted.h>
 
 #include "commands.h"
@@ -160,421 +157,52 @@ static void print_tree(const char *dir, int depth, int *budget) {
     free(names);
 }
 
-/* ---- AWS: find, describe and download a job's bundle ---------------------- */
+/* ---- fetch: the backend that claims the reference -------------------------- */
 
-static smfw_status client_from_config(const smfw_config *cfg, smfw_aws_client **out,
-                                      smfw_error *err) {
-    smfw_aws_options o;
-    smfw_aws_options_from_config(cfg, &o);
-    return smfw_aws_client_new(&o, out, err);
+static smfw_status make_result_dir(const smfw_config *cfg, const char *run_name, char **dir,
+                                   smfw_error *err) {
+    const smfw_settings *prog = smfw_config_section(cfg, "smfw");
+    return smfw_output_dir_create(smfw_settings_get(prog, "results_dir"), run_name,
+                                  smfw_settings_get(prog, "output"), dir, err);
 }
 
-/* Benchmark jobs that AI recommendation jobs created (excluded from "newest"). */
-static json_t *recommendation_job_arns(smfw_aws_client *c) {
-    json_t *arns = json_array();
-    char *token = NULL;
-    smfw_pager pager;
-    smfw_pager_init(&pager);
-    for (;;) {
-        json_t *req = json_object();
-        json_object_set_new(req, "MaxResults", json_integer(100));
-        if (token) json_object_set_new(req, "NextToken", json_string(token));
-        char *body = json_dumps(req, JSON_COMPACT);
-        json_decref(req);
-        char *resp = NULL;
-        smfw_error e;
-        smfw_status st =
-            smfw_aws_json_call(c, &smfw_aws_sagemaker, "ListAIRecommendationJobs", body, &resp, &e);
-        free(body);
-        free(token);
-        token = NULL;
-        if (st != SMFW_OK) {
-            SMFW_LOG_DEBUG("results", "cannot list recommendation jobs (%s); none excluded",
-                           e.message);
-            break;
-        }
-        size_t resp_len = strlen(resp);
-        json_t *root = json_loads(resp, 0, NULL);
-        free(resp);
-        json_t *jobs = json_object_get(root, "AIRecommendationJobs");
-        size_t i;
-        json_t *j;
-        json_array_foreach(jobs, i, j) {
-            const char *name = json_string_value(json_object_get(j, "AIRecommendationJobName"));
-            if (!name) continue;
-            json_t *dreq = json_pack("{s:s}", "AIRecommendationJobName", name);
-            char *dbody = json_dumps(dreq, JSON_COMPACT);
-            json_decref(dreq);
-            char *dresp = NULL;
-            if (smfw_aws_json_call(c, &smfw_aws_sagemaker, "DescribeAIRecommendationJob", dbody,
-                                   &dresp, &e) == SMFW_OK) {
-                json_t *d = json_loads(dresp, 0, NULL);
-                size_t k;
-                json_t *rec;
-                json_array_foreach(json_object_get(d, "Recommendations"), k, rec) {
-                    json_t *arn = json_object_get(rec, "AIBenchmarkJobArn");
-                    if (json_is_string(arn)) json_array_append(arns, arn);
-                }
-                json_decref(d);
-            }
-            free(dbody);
-            free(dresp);
-        }
-        const char *next = json_string_value(json_object_get(root, "NextToken"));
-        int verdict = smfw_pager_page(&pager, resp_len, next);
-        if (verdict == SMFW_PAGER_MORE) token = strdup(next);
-        if (verdict < 0)
-            SMFW_LOG_WARN("results", "ListAIRecommendationJobs stopped after %lld pages: %s",
-                          (long long)pager.pages, smfw_pager_why(verdict));
-        json_decref(root);
-        if (!token) break;
+/* The i-th loaded backend with a fetch slot, or NULL. */
+static const smfw_plugin_entry *fetching_backend(const smfw_registry *reg, size_t *i) {
+    for (; *i < smfw_registry_count(reg); (*i)++) {
+        const smfw_plugin_entry *e = smfw_registry_at(reg, *i);
+        const smfw_backend_ops *ops = e->desc->ops;
+        if (e->desc->kind == SMFW_PLUGIN_BACKEND && SMFW_OPS_HAS(ops, smfw_backend_ops, fetch))
+            return e;
     }
-    free(token);
-    smfw_pager_free(&pager);
-    return arns;
+    return NULL;
 }
 
-static int arn_in(json_t *arns, const char *arn) {
-    size_t i;
-    json_t *a;
-    json_array_foreach(arns, i, a) if (arn && strcmp(json_string_value(a), arn) == 0) return 1;
-    return 0;
-}
-
-static smfw_status newest_job(smfw_aws_client *c, char *name, size_t size, smfw_error *err) {
-    json_t *excluded = recommendation_job_arns(c);
-    char *token = NULL;
-    double best_time = -1;
-    name[0] = '\0';
-    smfw_status st = SMFW_OK;
-    smfw_pager pager;
-    smfw_pager_init(&pager);
-    for (;;) {
-        json_t *req = json_object();
-        json_object_set_new(req, "MaxResults", json_integer(100));
-        json_object_set_new(req, "SortBy", json_string("CreationTime"));
-        json_object_set_new(req, "SortOrder", json_string("Descending"));
-        if (token) json_object_set_new(req, "NextToken", json_string(token));
-        char *body = json_dumps(req, JSON_COMPACT);
-        json_decref(req);
-        char *resp = NULL;
-        st = smfw_aws_json_call(c, &smfw_aws_sagemaker, "ListAIBenchmarkJobs", body, &resp, err);
-        free(body);
-        free(token);
-        token = NULL;
-        if (st != SMFW_OK) break;
-        json_error_t je;
-        size_t resp_len = strlen(resp);
-        json_t *root = json_loads(resp, 0, &je);
-        free(resp);
-        if (!json_is_object(root)) {
-            json_decref(root);
-            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
-                                "ListAIBenchmarkJobs answered with invalid JSON: %s", je.text);
-            break;
-        }
-        size_t i;
-        json_t *j;
-        json_array_foreach(json_object_get(root, "AIBenchmarkJobs"), i, j) {
-            const char *n = json_string_value(json_object_get(j, "AIBenchmarkJobName"));
-            const char *arn = json_string_value(json_object_get(j, "AIBenchmarkJobArn"));
-            double t = json_number_value(json_object_get(j, "CreationTime"));
-            if (!n || arn_in(excluded, arn)) continue;
-            if (t > best_time) {
-                best_time = t;
-                snprintf(name, size, "%s", n);
-            }
-        }
-        const char *next = json_string_value(json_object_get(root, "NextToken"));
-        int verdict = smfw_pager_page(&pager, resp_len, next);
-        if (verdict == SMFW_PAGER_MORE) token = strdup(next);
-        json_decref(root);
-        if (verdict < 0)
-            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
-                                "ListAIBenchmarkJobs stopped after %lld pages: %s",
-                                (long long)pager.pages, smfw_pager_why(verdict));
-        if (!token) break;
-    }
-    free(token);
-    smfw_pager_free(&pager);
-    json_decref(excluded);
-    if (st == SMFW_OK && !name[0])
-        st = smfw_error_set(err, SMFW_ERR_NOT_FOUND,
-                            "no benchmark job found in this account and region (run `smfw "
-                            "--backend managed --run` first, or pass --job/--s3/--local)");
-    return st;
-}
-
-static smfw_status describe_job(smfw_aws_client *c, const char *job, json_t **out,
+/* Ask each backend in turn to bring --job / --s3 / the newest run into a local folder;
+ * *backend names the one that did. */
+static smfw_status fetch_remote(const smfw_cli *cli, const results_opts *o, char **local,
+                                char *job_out, size_t job_size, const char **backend,
                                 smfw_error *err) {
-    json_t *req = json_pack("{s:s}", "AIBenchmarkJobName", job);
-    char *body = json_dumps(req, JSON_COMPACT);
-    json_decref(req);
-    char *resp = NULL;
-    smfw_status st =
-        smfw_aws_json_call(c, &smfw_aws_sagemaker, "DescribeAIBenchmarkJob", body, &resp, err);
-    free(body);
-    if (st != SMFW_OK) return st;
-    json_error_t je;
-    *out = json_loads(resp, 0, &je);
-    free(resp);
-    if (!json_is_object(*out)) {
-        json_decref(*out);
-        *out = NULL;
-        return smfw_error_set(err, SMFW_ERR_PROTOCOL,
-                              "DescribeAIBenchmarkJob answered with invalid JSON: %s", je.text);
+    smfw_fetch_request req;
+    memset(&req, 0, sizeof req);
+    req.size = sizeof req;
+    req.config = cli->cfg;
+    req.job = o->job;
+    req.uri = o->s3;
+    req.install_cancel = smfw_cli_install_cancel_handler;
+    req.make_dir = make_result_dir;
+    const smfw_plugin_entry *e;
+    for (size_t i = 0; (e = fetching_backend(cli->reg, &i)) != NULL; i++) {
+        const smfw_backend_ops *ops = e->desc->ops;
+        smfw_status st = ops->fetch(&req, local, job_out, job_size, err);
+        if (st == SMFW_ERR_UNSUPPORTED) continue;
+        *backend = e->desc->name;
+        return st;
     }
-    return SMFW_OK;
-}
-
-typedef struct tarball_pick {
-    const char *job;
-    char key[1025];
-    char last_modified[40];
-    int matches_job;
-    int count;
-} tarball_pick;
-
-static int pick_tarball(const smfw_aws_s3_object *o, void *user) {
-    tarball_pick *p = user;
-    const char *base = strrchr(o->key, '/');
-    base = base ? base + 1 : o->key;
-    if (strcmp(base, "output.tar.gz") != 0) return 0;
-    p->count++;
-    int match = p->job && *p->job && strstr(o->key, p->job) != NULL;
-    /* Prefer the key naming the job; among equals, the newest. */
-    if (!p->key[0] || (match && !p->matches_job) ||
-        (match == p->matches_job && strcmp(o->last_modified, p->last_modified) > 0)) {
-        snprintf(p->key, sizeof p->key, "%s", o->key);
-        snprintf(p->last_modified, sizeof p->last_modified, "%s", o->last_modified);
-        p->matches_job = match;
-    }
-    return 0;
-}
-
-/* The tarball an S3 URI names: the key itself, or the best output.tar.gz under the prefix. */
-static smfw_status resolve_bundle(smfw_aws_client *c, const char *uri, const char *job,
-                                  char *bucket, size_t bsize, char *key, size_t ksize,
-                                  smfw_error *err) {
-    smfw_status st = smfw_aws_s3_uri_split(uri, bucket, bsize, key, ksize, err);
-    if (st != SMFW_OK) return st;
-    size_t kl = strlen(key);
-    if (kl > 7 && strcmp(key + kl - 7, ".tar.gz") == 0) return SMFW_OK;
-    tarball_pick p;
-    memset(&p, 0, sizeof p);
-    p.job = job;
-    st = smfw_aws_s3_list_objects(c, bucket, key, pick_tarball, &p, err);
-    if (st != SMFW_OK) return st;
-    if (!p.key[0])
-        return smfw_error_set(err, SMFW_ERR_NOT_FOUND,
-                              "no output.tar.gz under s3://%s/%s (nor a run folder smfw wrote: "
-                              "profile_export_aiperf.json)",
-                              bucket, key);
-    if (p.count > 1 && !p.matches_job)
-        SMFW_LOG_WARN("results",
-                      "%d bundles under s3://%s/%s and none names the job; using the newest, %s",
-                      p.count, bucket, key, p.key);
-    snprintf(key, ksize, "%s", p.key);
-    return SMFW_OK;
-}
-
-/* Download s3://bucket/key into dir/output.tar.gz and extract it into dir/bundle. */
-static smfw_status fetch_bundle(smfw_aws_client *c, const char *bucket, const char *key,
-                                const char *dir, smfw_error *err) {
-    char tarball[4200], extract[4200];
-    snprintf(tarball, sizeof tarball, "%s/output.tar.gz", dir);
-    snprintf(extract, sizeof extract, "%s/bundle", dir);
-    SMFW_LOG_INFO("results", "downloading s3://%s/%s", bucket, key);
-    smfw_status st = smfw_aws_s3_get_object_file(c, bucket, key, tarball, err);
-    if (st != SMFW_OK) return st;
-    smfw_archive_stats as;
-    st = smfw_archive_extract_file(tarball, extract, NULL, &as, err);
-    if (st == SMFW_OK)
-        SMFW_LOG_INFO("results", "extracted %llu files (%llu bytes) into %s",
-                      (unsigned long long)as.files, (unsigned long long)as.bytes, extract);
-    return st;
-}
-
-static int has_runs(const char *dir) {
-    smfw_bundle_run *runs = NULL;
-    size_t n = 0;
-    smfw_error e;
-    int ok = smfw_bundle_find_runs(dir, &runs, &n, &e) == SMFW_OK && n > 0;
-    free(runs);
-    return ok;
-}
-
-/* Resolve --job / --s3 / newest into a local folder holding the bundle. */
-static smfw_status fetch_remote(const smfw_config *cfg, const results_opts *o, char **local,
-                                char *job_out, size_t job_size, smfw_error *err) {
-    smfw_aws_client *c = NULL;
-    smfw_status st = client_from_config(cfg, &c, err);
-    if (st != SMFW_OK) return st;
-    char job[256] = "";
-    char uri[1200] = "";
-    json_t *desc = NULL;
-    if (o->s3)
-        snprintf(uri, sizeof uri, "%s", o->s3);
-    else {
-        if (o->job)
-            snprintf(job, sizeof job, "%s", o->job);
-        else
-            st = newest_job(c, job, sizeof job, err);
-        /* The name becomes a folder: only SageMaker's own shape is accepted. */
-        if (st == SMFW_OK && !smfw_aws_entity_name_valid(job)) {
-            char shown[300];
-            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
-                                "%s \"%s\" is not a SageMaker AIBenchmarkJobName "
-                                "([a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}); refused",
-                                o->job ? "--job" : "the newest job's AIBenchmarkJobName",
-                                smfw_term_escape(job, shown, sizeof shown));
-            job[0] = '\0';
-        }
-        if (st == SMFW_OK) st = describe_job(c, job, &desc, err);
-        if (st == SMFW_OK) {
-            const char *status = json_string_value(json_object_get(desc, "AIBenchmarkJobStatus"));
-            const char *loc = json_string_value(
-                json_object_get(json_object_get(desc, "OutputConfig"), "S3OutputLocation"));
-            char shown[1024];
-            fprintf(stdout, "Job %s: %s\n", job,
-                    status ? smfw_term_escape(status, shown, sizeof shown) : "(unknown status)");
-            const char *reason = json_string_value(json_object_get(desc, "FailureReason"));
-            if (reason) {
-                fputs("  FailureReason: ", stdout);
-                smfw_term_write(stdout, reason, 0);
-                fputc('\n', stdout);
-            }
-            if (status && (strcmp(status, "InProgress") == 0 || strcmp(status, "Stopping") == 0))
-                st = smfw_error_set(err, SMFW_ERR_AWS,
-                                    "job %s is still %s; come back with `smfw results --job %s` "
-                                    "when it has finished",
-                                    job, status, job);
-            else if (!loc)
-                st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
-                                    "DescribeAIBenchmarkJob gave no S3OutputLocation for %s", job);
-            else
-                snprintf(uri, sizeof uri, "%s", loc);
-        }
-    }
-    char bucket[256] = "", key[1025] = "";
-    /* A run folder smfw wrote (`run -o s3://...`, `merge -o s3://...`) before a tarball. */
-    char run_etags[300] = "";
-    int run_folder = 0;
-    size_t ul = strlen(uri);
-    if (st == SMFW_OK && o->s3 && !(ul > 7 && strcmp(uri + ul - 7, ".tar.gz") == 0)) {
-        smfw_status rs =
-            smfw_results_s3_fetch_run(cfg, uri, NULL, run_etags, sizeof run_etags, err);
-        if (rs == SMFW_OK) {
-            run_folder = 1;
-            st = smfw_aws_s3_uri_split(uri, bucket, sizeof bucket, key, sizeof key, err);
-            /* s3://b/p and s3://b/p/ are one folder, one cache entry */
-            for (size_t l = strlen(key); l && key[l - 1] == '/'; l--) key[l - 1] = '\0';
-        } else if (rs != SMFW_ERR_NOT_FOUND)
-            st = rs;
-    }
-    if (st == SMFW_OK && !run_folder)
-        st = resolve_bundle(c, uri, job, bucket, sizeof bucket, key, sizeof key, err);
-    if (st == SMFW_OK) {
-        /* The cache key is the object's full identity: a different bundle of the same name
-         * (another upload, account or region) is downloaded, never shown in its place. */
-        smfw_aws_s3_object head;
-        memset(&head, 0, sizeof head);
-        smfw_error herr;
-        int have_etag =
-            run_folder
-                ? run_etags[0] && run_etags[0] != ' '
-                : smfw_aws_s3_head_object(c, bucket, key, &head, &herr) == SMFW_OK && head.etag[0];
-        if (run_folder) snprintf(head.etag, sizeof head.etag, "%.129s", run_etags);
-        const char *region = "";
-        smfw_error rerr;
-        if (smfw_aws_client_region(c, &region, &rerr) != SMFW_OK) region = "";
-        const char *arn =
-            desc ? json_string_value(json_object_get(desc, "AIBenchmarkJobArn")) : NULL;
-        char identity[2600];
-        snprintf(identity, sizeof identity, "s3://%s/%s etag=%s region=%s job=%s arn=%s", bucket,
-                 key, head.etag, region, job, arn ? arn : "");
-        char digest[13];
-        smfw_bundle_source_digest(identity, digest);
-        const smfw_settings *prog = smfw_config_section(cfg, "smfw");
-        const char *exact = smfw_settings_get(prog, "output");
-        const char *base = smfw_settings_get(prog, "results_dir");
-        char name[300];
-        if (job[0])
-            snprintf(name, sizeof name, "%s-%.12s", job, digest);
-        else {
-            char leaf[1200];
-            snprintf(leaf, sizeof leaf, "%s", uri);
-            for (size_t l = strlen(leaf); l > 5 && leaf[l - 1] == '/'; l--) leaf[l - 1] = '\0';
-            const char *b = strrchr(leaf, '/');
-            snprintf(name, sizeof name, "s3-%s-%.12s", b && b[1] && b > leaf + 4 ? b + 1 : "bundle",
-                     digest);
-            for (char *p = name; *p; p++)
-                if (*p == '.') *p = '-';
-            smfw_path_component_sanitize(name);
-        }
-        /* A bundle fetched before is reused only when it is the same object. */
-        char prev[4200];
-        snprintf(prev, sizeof prev, "%s/%s",
-                 exact && *exact ? exact : (base ? base : "./smfw-results"),
-                 exact && *exact ? "." : name);
-        char prev_bundle[4300];
-        snprintf(prev_bundle, sizeof prev_bundle, "%s/bundle", prev);
-        if (have_etag && smfw_bundle_source_matches(prev, identity) &&
-            has_runs(run_folder ? prev : prev_bundle)) {
-            *local = strdup(prev);
-            SMFW_LOG_INFO("results",
-                          "using the bundle downloaded before in %s (same object, ETag %s)", prev,
-                          head.etag);
-        } else {
-            struct stat pre;
-            int existed = exact && *exact && lstat(exact, &pre) == 0;
-            const char *parent = base && *base ? base : "./smfw-results";
-            int parent_existed = lstat(parent, &pre) == 0;
-            st = smfw_output_dir_create(base, name, exact, local, err);
-            if (st == SMFW_OK) {
-                /* Ctrl-C abandons the download (and deletes its partial) instead of killing
-                 * smfw with the folder and the partial file left behind. */
-                volatile sig_atomic_t *cancel = smfw_cli_install_cancel_handler();
-                smfw_aws_set_download_cancel(cancel);
-                st = run_folder ? smfw_results_s3_fetch_run(cfg, uri, *local, NULL, 0, err)
-                                : fetch_bundle(c, bucket, key, *local, err);
-                smfw_aws_set_download_cancel(NULL);
-                signal(SIGINT, SIG_DFL); /* the rest is local and quick: Ctrl-C ends it */
-                signal(SIGTERM, SIG_DFL);
-                if (st == SMFW_OK && *cancel)
-                    st = smfw_error_set(err, SMFW_ERR_CANCELLED, "interrupted while fetching %s",
-                                        uri);
-                if (st == SMFW_OK) st = smfw_bundle_source_write(*local, identity, err);
-                if (st != SMFW_OK) {
-                    /* A failed fetch leaves nothing: no folder, no partial tarball. */
-                    smfw_error ignored;
-                    smfw_remove_tree(*local, &ignored);
-                    if (existed) mkdir(*local, 0755);
-                    if (!parent_existed) rmdir(parent); /* only when empty */
-                    free(*local);
-                    *local = NULL;
-                }
-            }
-        }
-    }
-    if (st != SMFW_OK && desc) {
-        /* No bundle: say where the job's logs are. */
-        size_t i;
-        json_t *l;
-        json_array_foreach(json_object_get(json_object_get(desc, "OutputConfig"), "CloudWatchLogs"),
-                           i, l) {
-            const char *g = json_string_value(json_object_get(l, "LogGroupArn"));
-            const char *s = json_string_value(json_object_get(l, "LogStreamName"));
-            char gs[600], ss[600];
-            fprintf(stdout, "  CloudWatch logs: %s%s%s\n",
-                    g ? smfw_term_escape(g, gs, sizeof gs) : "(group unknown)", s ? " stream " : "",
-                    s ? smfw_term_escape(s, ss, sizeof ss) : "");
-        }
-    }
-    snprintf(job_out, job_size, "%s", job);
-    json_decref(desc);
-    smfw_aws_client_free(c);
-    return st;
+    return smfw_error_set(err, SMFW_ERR_UNSUPPORTED,
+                          "no loaded backend can fetch %s (see `smfw plugins`)",
+                          o->s3    ? o->s3
+                          : o->job ? o->job
+                                   : "the newest run");
 }
 
 /* ---- main ----------------------------------------------------------------- */
@@ -641,6 +269,10 @@ static int results_main(int argc, char **argv) {
     char *fetched = NULL;
     char job[256] = "";
     const char *dir = o.local;
+    /* A local bundle is stamped with the first backend that reads bundles (AIPerf's). */
+    size_t at = 0;
+    const smfw_plugin_entry *reader = fetching_backend(cli.reg, &at);
+    const char *backend = reader ? reader->desc->name : NULL;
     if (o.model_package) {
         /* Read through the plugin command into a folder of its own, then shown as --local. */
         const smfw_settings *prog = smfw_config_section(cli.cfg, "smfw");
@@ -664,7 +296,7 @@ static int results_main(int argc, char **argv) {
         }
         dir = fetched;
     } else if (!dir) {
-        smfw_status st = fetch_remote(cli.cfg, &o, &fetched, job, sizeof job, &err);
+        smfw_status st = fetch_remote(&cli, &o, &fetched, job, sizeof job, &backend, &err);
         if (st != SMFW_OK) {
             rc = smfw_cli_fail(&err);
             free(fetched);
@@ -739,7 +371,7 @@ static int results_main(int argc, char **argv) {
             break;
         }
         r->info.max_error_rate = gate;
-        smfw_results_set_string(&r->info.backend, "managed");
+        if (backend) smfw_results_set_string(&r->info.backend, backend);
         if (job[0]) smfw_results_set_string(&r->info.job_name, job);
         st = smfw_results_load_dir(r, runs[i].dir, &err);
         char title[4400]; /* escaped where it is printed: folder names come from the bundle */

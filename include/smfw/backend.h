@@ -79,6 +79,30 @@ enum {
     SMFW_BACKEND_CTL_HONOURS_DRY_RUN = 2
 };
 
+/**
+ * A finished run to bring into a local folder (`smfw results --job/--s3`,
+ * or neither: the newest run the backend knows). ABI 1.2.
+ */
+typedef struct smfw_fetch_request {
+    uint32_t size;             /**< sizeof(smfw_fetch_request) of the core */
+    const smfw_config *config; /**< all sections ("aws", "smfw": output, results_dir) */
+    const char *job;           /**< a run name the backend knows (--job), or NULL */
+    const char *uri;           /**< a location (--s3 URI), or NULL; both NULL: the newest */
+    /**
+     * Installs the program's Ctrl-C handler and returns its flag (SMFW_CANCEL_*):
+     * call it just before downloading so that Ctrl-C abandons the download
+     * (answer SMFW_ERR_CANCELLED and leave no partial files); before that
+     * Ctrl-C ends the program. Restore SIG_DFL once the download is over.
+     */
+    volatile sig_atomic_t *(*install_cancel)(void);
+    /**
+     * Creates the result folder for a run name as the program does for runs
+     * (-o exactly, else results_dir/<name>, made unique); *dir is malloc'd.
+     */
+    smfw_status (*make_dir)(const smfw_config *config, const char *run_name, char **dir,
+                            smfw_error *err);
+} smfw_fetch_request;
+
 /** Operations of a backend plugin. Optional slots may be NULL. */
 typedef struct smfw_backend_ops {
     uint32_t size; /**< sizeof(smfw_backend_ops) the plugin was built with */
@@ -99,6 +123,19 @@ typedef struct smfw_backend_ops {
 
     /** Optional. See SMFW_BACKEND_CTL_*. */
     smfw_status (*control)(void *ctx, int op, void *arg);
+
+    /* Tables of ABI 1.0 and 1.1 end here; check `size` (SMFW_OPS_HAS) before reading on. */
+
+    /**
+     * Optional (ABI 1.2). Bring a finished run into a local folder. Answer
+     * SMFW_ERR_UNSUPPORTED, touching nothing, when the reference is not this
+     * backend's (the core then asks the next backend). Otherwise set *local
+     * to the folder (malloc'd, created under "smfw" output / results_dir and
+     * reused while it holds the same object) and run_name to the run's name
+     * ("" when it has none); on failure leave no folder behind.
+     */
+    smfw_status (*fetch)(const smfw_fetch_request *req, char **local, char *run_name,
+                         size_t run_name_size, smfw_error *err);
 } smfw_backend_ops;
 
 #ifdef __cplusplus

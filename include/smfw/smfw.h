@@ -27,10 +27,10 @@ extern "C" {
  * a plugin built against an older minor of the same major is accepted (ops
  * tables only grow by appending, and the core checks each table's size
  * before calling a slot added later). 1.1 added the command kind
- * (smfw/command.h).
+ * (smfw/command.h); 1.2 the backend's fetch slot (smfw/backend.h).
  */
 #define SMFW_ABI_MAJOR 1
-#define SMFW_ABI_MINOR 1
+#define SMFW_ABI_MINOR 2
 
 /** Symbol visibility for libsmfw's public functions. */
 #if defined(__GNUC__)

@@ -944,8 +944,11 @@ out:
     return st;
 }
 
-static const smfw_backend_ops direct_ops = {sizeof(smfw_backend_ops), direct_create, direct_run,
-                                            direct_destroy, direct_control};
+static const smfw_backend_ops direct_ops = {.size = sizeof(smfw_backend_ops),
+                                            .create = direct_create,
+                                            .run = direct_run,
+                                            .destroy = direct_destroy,
+                                            .control = direct_control};
 
 SMFW_PLUGIN_DEFINE(smfw_backend_direct, SMFW_PLUGIN_BACKEND, "direct", SMFW_VERSION_STRING,
                    "smfw's own load generator: SageMaker Runtime (SigV4, event stream) or any "

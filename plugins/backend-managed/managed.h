@@ -163,6 +163,26 @@ smfw_status managed_sagemaker_call(smfw_aws_client *c, const char *op, json_t *b
 smfw_status managed_bundle_fetch(smfw_aws_client *c, const char *output_uri, const char *job,
                                  const char *dir, char *bundle_dir, size_t size, smfw_error *err);
 
+/**
+ * The best output.tar.gz under s3://bucket/prefix into key ("" when none): the
+ * one naming the job (when job is non-empty), among equals the newest. count:
+ * how many there are; named: whether the pick names the job.
+ */
+smfw_status managed_bundle_pick(smfw_aws_client *c, const char *bucket, const char *prefix,
+                                const char *job, char *key, size_t ksize, int *count, int *named,
+                                smfw_error *err);
+
+/** Download s3://bucket/key into dir/output.tar.gz and extract it into dir/bundle. */
+smfw_status managed_bundle_download(smfw_aws_client *c, const char *bucket, const char *key,
+                                    const char *dir, char *bundle_dir, size_t size,
+                                    smfw_error *err);
+
+/* ---- fetch ---------------------------------------------------------------- */
+
+/** The backend's fetch slot (smfw/backend.h): --job, --s3 or the newest job. */
+smfw_status managed_fetch(const smfw_fetch_request *req, char **local, char *run_name,
+                          size_t run_name_size, smfw_error *err);
+
 /* ---- levels --------------------------------------------------------------- */
 
 /** Who ran what: stamped on every run loaded from the job's bundle. */

@@ -480,8 +480,8 @@ done:
     return st;
 }
 
-static const smfw_backend_ops managed_ops = {sizeof managed_ops, managed_create, managed_run,
-                                             managed_destroy, managed_control};
+static const smfw_backend_ops managed_ops = {sizeof managed_ops, managed_create,  managed_run,
+                                             managed_destroy,    managed_control, managed_fetch};
 
 SMFW_PLUGIN_DEFINE(smfw_backend_managed, SMFW_PLUGIN_BACKEND, "managed", "0.1.0",
                    "SageMaker's managed AI benchmark (AIPerf on managed compute): plan, launch, "

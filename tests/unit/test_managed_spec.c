@@ -51,8 +51,8 @@ static smfw_status noop_run(void *x, smfw_run_context *r, smfw_error *e) {
 static void noop_destroy(void *x) {
     (void)x;
 }
-static const smfw_backend_ops noop_ops = {sizeof noop_ops, noop_create, noop_run, noop_destroy,
-                                          NULL};
+static const smfw_backend_ops noop_ops = {sizeof noop_ops, noop_create, noop_run,
+                                          noop_destroy,    NULL,        NULL};
 
 static smfw_registry *reg;
 static smfw_config *cfg;
