@@ -22,29 +22,7 @@ AWS_CALL="$SMFW_BUILD_DIR/tests/integration/aws_call"
 SMFW="$SMFW_BUILD_DIR/smfw"
 FAKE="$SMFW_SOURCE_DIR/tests/integration/sso_fake.py"
 for b in "$AWS_CALL" "$SMFW"; do [ -x "$b" ] || { echo "FAIL: $b is not built"; exit 1; }; done
-work=$(mktemp -d "${TMPDIR:-/tmp}/smfw-sso.XXXXXX")
-cd "$work"
-fake_pid=
-cleanup() {
-    if [ -n "$fake_pid" ]; then
-        kill "$fake_pid" 2>/dev/null || true
-        wait "$fake_pid" 2>/dev/null || true
-    fi
-    cd /
-    if [ -n "${KEEP:-}" ]; then echo "kept $work"; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-fail() {
-    local msg=$1
-    shift
-    echo "FAIL: $msg"
-    for f in "$@"; do [ -f "$f" ] && { echo "--- $f"; cat "$f"; }; done
-    exit 1
-}
-
-# Nothing from the caller's AWS setup leaks in.
-for v in $(env | sed -n 's/^\(AWS_[A-Z0-9_]*\)=.*/\1/p'); do unset "$v"; done
-unset HTTPS_PROXY https_proxy HTTP_PROXY http_proxy NO_PROXY no_proxy
+source "$SMFW_SOURCE_DIR/tests/integration/test_fake_lib.bash" sso
 export AWS_CONFIG_FILE="$work/config" AWS_SHARED_CREDENTIALS_FILE="$work/credentials"
 export AWS_EC2_METADATA_DISABLED=true AWS_MAX_ATTEMPTS=1 AWS_REGION=us-west-2
 # botocore merges a credentials file profile over the config's: SSO settings may live there.
