@@ -104,23 +104,47 @@ const double *smfw_record_icl(const smfw_record *rec, size_t *n) {
     return len ? rec->icl : NULL;
 }
 
-int64_t smfw_record_time_ns(const smfw_record *rec, smfw_record_time which) {
-    if (!rec) return 0;
+int64_t *smfw_record_time_field(const smfw_record *rec, smfw_record_time which) {
+    smfw_record *r = (smfw_record *)rec; /* one mapping for the reader and the setter */
+    if (!r) return NULL;
     switch (which) {
     case SMFW_RECORD_CREDIT_ISSUED:
-        return rec->credit_issued_ns;
+        return &r->credit_issued_ns;
     case SMFW_RECORD_REQUEST_START:
-        return rec->request_start_ns;
+        return &r->request_start_ns;
     case SMFW_RECORD_REQUEST_ACK:
-        return rec->request_ack_ns;
+        return &r->request_ack_ns;
     case SMFW_RECORD_REQUEST_END:
-        return rec->request_end_ns;
+        return &r->request_end_ns;
     case SMFW_RECORD_CANCELLATION:
-        return rec->cancellation_time_ns;
+        return &r->cancellation_time_ns;
     case SMFW_RECORD_INTENDED_START:
-        return rec->intended_start_ns;
+        return &r->intended_start_ns;
     }
-    return 0;
+    return NULL;
+}
+
+char **smfw_record_text_field(const smfw_record *rec, smfw_record_text_id which) {
+    smfw_record *r = (smfw_record *)rec;
+    if (!r) return NULL;
+    switch (which) {
+    case SMFW_RECORD_X_REQUEST_ID:
+        return &r->x_request_id;
+    case SMFW_RECORD_X_CORRELATION_ID:
+        return &r->x_correlation_id;
+    case SMFW_RECORD_CONVERSATION_ID:
+        return &r->conversation_id;
+    case SMFW_RECORD_WORKER_ID:
+        return &r->worker_id;
+    case SMFW_RECORD_PROCESSOR_ID:
+        return &r->record_processor_id;
+    }
+    return NULL;
+}
+
+int64_t smfw_record_time_ns(const smfw_record *rec, smfw_record_time which) {
+    const int64_t *field = smfw_record_time_field(rec, which);
+    return field ? *field : 0;
 }
 
 const char *smfw_record_request_id(const smfw_record *rec) {
@@ -132,20 +156,8 @@ const smfw_record_error *smfw_record_get_error(const smfw_record *rec) {
 }
 
 const char *smfw_record_text(const smfw_record *rec, smfw_record_text_id which) {
-    if (!rec) return NULL;
-    switch (which) {
-    case SMFW_RECORD_X_REQUEST_ID:
-        return rec->x_request_id;
-    case SMFW_RECORD_X_CORRELATION_ID:
-        return rec->x_correlation_id;
-    case SMFW_RECORD_CONVERSATION_ID:
-        return rec->conversation_id;
-    case SMFW_RECORD_WORKER_ID:
-        return rec->worker_id;
-    case SMFW_RECORD_PROCESSOR_ID:
-        return rec->record_processor_id;
-    }
-    return NULL;
+    char **field = smfw_record_text_field(rec, which);
+    return field ? *field : NULL;
 }
 
 int64_t smfw_record_session(const smfw_record *rec, int32_t *turn_index) {

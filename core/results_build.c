@@ -10,49 +10,15 @@
 
 #include <smfw/results.h>
 
-/* The field behind a text id, or NULL for an unknown id. */
-static char **text_field(smfw_record *rec, smfw_record_text_id which) {
-    switch (which) {
-    case SMFW_RECORD_X_REQUEST_ID:
-        return &rec->x_request_id;
-    case SMFW_RECORD_X_CORRELATION_ID:
-        return &rec->x_correlation_id;
-    case SMFW_RECORD_CONVERSATION_ID:
-        return &rec->conversation_id;
-    case SMFW_RECORD_WORKER_ID:
-        return &rec->worker_id;
-    case SMFW_RECORD_PROCESSOR_ID:
-        return &rec->record_processor_id;
-    }
-    return NULL;
-}
+#include "results_internal.h"
 
 void smfw_record_set_time(smfw_record *rec, smfw_record_time which, int64_t ns) {
-    if (!rec) return;
-    switch (which) {
-    case SMFW_RECORD_CREDIT_ISSUED:
-        rec->credit_issued_ns = ns;
-        break;
-    case SMFW_RECORD_REQUEST_START:
-        rec->request_start_ns = ns;
-        break;
-    case SMFW_RECORD_REQUEST_ACK:
-        rec->request_ack_ns = ns;
-        break;
-    case SMFW_RECORD_REQUEST_END:
-        rec->request_end_ns = ns;
-        break;
-    case SMFW_RECORD_CANCELLATION:
-        rec->cancellation_time_ns = ns;
-        break;
-    case SMFW_RECORD_INTENDED_START:
-        rec->intended_start_ns = ns;
-        break;
-    }
+    int64_t *field = smfw_record_time_field(rec, which);
+    if (field) *field = ns;
 }
 
 smfw_status smfw_record_set_text(smfw_record *rec, smfw_record_text_id which, const char *value) {
-    char **field = rec ? text_field(rec, which) : NULL;
+    char **field = smfw_record_text_field(rec, which);
     if (!field) return SMFW_ERR_UNSUPPORTED;
     char *copy = value ? strdup(value) : NULL;
     free(*field);

@@ -21,6 +21,11 @@ typedef struct smfw_results_private {
     smfw_json_cache input_config, client; /* info.input_config_json, info.smfw_json */
 } smfw_results_private;
 
+/* results_access.c: the field behind a record time or text id, NULL for an unknown id or a
+ * NULL record; the one mapping the readers and the setters (results_build.c) share. */
+int64_t *smfw_record_time_field(const smfw_record *rec, smfw_record_time which);
+char **smfw_record_text_field(const smfw_record *rec, smfw_record_text_id which);
+
 /* results_access.c: free the typed JSON caches (smfw_results_free). */
 void smfw_results_access_free(smfw_results_private *p);
 
