@@ -159,6 +159,7 @@ static void print_tree(const char *dir, int depth, int *budget) {
 
 /* ---- fetch: the backend that claims the reference -------------------------- */
 
+/* A new result folder under [smfw] results_dir (or exactly [smfw] output), as runs get. */
 static smfw_status make_result_dir(const smfw_config *cfg, const char *run_name, char **dir,
                                    smfw_error *err) {
     const smfw_settings *prog = smfw_config_section(cfg, "smfw");
@@ -275,13 +276,11 @@ static int results_main(int argc, char **argv) {
     const char *backend = reader ? reader->desc->name : NULL;
     if (o.model_package) {
         /* Read through the plugin command into a folder of its own, then shown as --local. */
-        const smfw_settings *prog = smfw_config_section(cli.cfg, "smfw");
         const char *leaf = strrchr(o.model_package, '/');
         char name[300];
         snprintf(name, sizeof name, "published-%s", leaf && leaf[1] ? leaf + 1 : "model");
         smfw_path_component_sanitize(name);
-        smfw_status st = smfw_output_dir_create(smfw_settings_get(prog, "results_dir"), name,
-                                                smfw_settings_get(prog, "output"), &fetched, &err);
+        smfw_status st = make_result_dir(cli.cfg, name, &fetched, &err);
         if (st != SMFW_OK)
             rc = smfw_cli_fail(&err);
         else if ((rc = smfw_cli_fetch_published(&cli, o.model_package, fetched)) != 0) {
@@ -340,7 +339,6 @@ static int results_main(int argc, char **argv) {
     }
     char *report_dir = NULL;
     if (o.report) {
-        const smfw_settings *prog = smfw_config_section(cli.cfg, "smfw");
         const char *b = strrchr(dir, '/');
         char name[300];
         snprintf(name, sizeof name, "report-%s", job[0] ? job : (b && b[1] ? b + 1 : dir));
@@ -348,8 +346,7 @@ static int results_main(int argc, char **argv) {
         if (fetched)
             report_dir = strdup(fetched);
         else
-            st = smfw_output_dir_create(smfw_settings_get(prog, "results_dir"), name,
-                                        smfw_settings_get(prog, "output"), &report_dir, &err);
+            st = make_result_dir(cli.cfg, name, &report_dir, &err);
         if (st != SMFW_OK) {
             rc = smfw_cli_fail(&err);
             free(list_copy);
