@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <smfw/app.h>
+#include <smfw/clock.h>
 #include <smfw/log.h>
 #include <smfw/untrusted.h>
 

@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <smfw/app.h>
 #include <smfw/archive.h>
+#include <smfw/clock.h>
 #include <smfw/log.h>
 #include <smfw/plugin.h>
 
