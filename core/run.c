@@ -366,6 +366,42 @@ static void warn_other_backends(const smfw_config *cfg, const char *backend) {
     }
 }
 
+/* The backend named in [smfw] backend, or an error listing the ones loaded. */
+static const smfw_plugin_entry *find_backend(const smfw_registry *reg, const char *backend_name,
+                                             smfw_error *err) {
+    const smfw_plugin_entry *pe = smfw_registry_find(reg, SMFW_PLUGIN_BACKEND, backend_name);
+    if (pe) return pe;
+    char avail[512] = "";
+    for (size_t i = 0; i < smfw_registry_count(reg); i++) {
+        const smfw_plugin_descriptor *d = smfw_registry_at(reg, i)->desc;
+        if (d->kind != SMFW_PLUGIN_BACKEND) continue;
+        size_t l = strlen(avail);
+        snprintf(avail + l, sizeof avail - l, "%s%s", l ? ", " : "", d->name);
+    }
+    smfw_error_set(err, SMFW_ERR_CONFIG,
+                   "no backend plugin named \"%s\" (available: %s; see `smfw plugins`)",
+                   backend_name ? backend_name : "", avail[0] ? avail : "none");
+    return NULL;
+}
+
+smfw_status smfw_backend_ask(const smfw_registry *reg, const smfw_config *cfg, int op, int *value,
+                             smfw_error *err) {
+    const char *backend_name = smfw_settings_get(smfw_config_section(cfg, "smfw"), "backend");
+    const smfw_plugin_entry *pe = find_backend(reg, backend_name, err);
+    if (!pe) return SMFW_ERR_CONFIG;
+    const smfw_backend_ops *ops = pe->desc->ops;
+    if (!SMFW_OPS_HAS(ops, smfw_backend_ops, control) || !ops->control) return SMFW_OK;
+    char section[128];
+    snprintf(section, sizeof section, "backend.%s", backend_name);
+    void *ctx = NULL;
+    smfw_status st = ops->create(smfw_config_section(cfg, section), cfg, &ctx, err);
+    if (st != SMFW_OK) return st;
+    int answer = *value;
+    if (ops->control(ctx, op, &answer) == SMFW_OK) *value = answer;
+    ops->destroy(ctx);
+    return SMFW_OK;
+}
+
 smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
                              const smfw_run_options *opts, smfw_results **out, char **out_dir,
                              smfw_error *err) {
@@ -374,19 +410,8 @@ smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
     const smfw_settings *prog = smfw_config_section(cfg, "smfw");
     const smfw_settings *run = smfw_config_section(cfg, "run");
     const char *backend_name = smfw_settings_get(prog, "backend");
-    const smfw_plugin_entry *pe = smfw_registry_find(reg, SMFW_PLUGIN_BACKEND, backend_name);
-    if (!pe) {
-        char avail[512] = "";
-        for (size_t i = 0; i < smfw_registry_count(reg); i++) {
-            const smfw_plugin_descriptor *d = smfw_registry_at(reg, i)->desc;
-            if (d->kind != SMFW_PLUGIN_BACKEND) continue;
-            size_t l = strlen(avail);
-            snprintf(avail + l, sizeof avail - l, "%s%s", l ? ", " : "", d->name);
-        }
-        return smfw_error_set(err, SMFW_ERR_CONFIG,
-                              "no backend plugin named \"%s\" (available: %s; see `smfw plugins`)",
-                              backend_name ? backend_name : "", avail[0] ? avail : "none");
-    }
+    const smfw_plugin_entry *pe = find_backend(reg, backend_name, err);
+    if (!pe) return SMFW_ERR_CONFIG;
     warn_other_backends(cfg, backend_name);
     smfw_goodput_slo *slos = NULL;
     size_t n_slos = 0;
@@ -512,10 +537,11 @@ smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
     rc.progress_user = opts ? opts->progress_user : NULL;
     rc.dry_run = dry_run;
     rc.quiet = quiet;
-    rc.registry = reg;
+    rc.levels = smfw_run_set_new("concurrency", dir);
     smfw_error run_err;
     smfw_error_clear(&run_err);
-    smfw_status run_st = ops->run(ctx, &rc, &run_err);
+    smfw_status run_st = rc.levels ? ops->run(ctx, &rc, &run_err)
+                                   : smfw_error_set(&run_err, SMFW_ERR_NOMEM, "out of memory");
     ops->destroy(ctx);
     smfw_results_close_jsonl(results, NULL);
 
@@ -540,6 +566,23 @@ smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_config *cfg,
         (results->n_records > 0 || results->stats[SMFW_M_REQUEST_COUNT].present ||
          results->stats[SMFW_M_ERROR_REQUEST_COUNT].present))
         rep_st = reporter_set_write(&reporters, results, dir, &rep_err);
+    /* The levels a backend ran itself, each reported in its own folder; the first failure
+     * is the run's. */
+    for (size_t i = 0;
+         !dry_run && !(opts && opts->skip_reporters) && i < smfw_run_set_count(rc.levels); i++) {
+        const char *level_dir = smfw_run_set_level_dir(rc.levels, i);
+        smfw_error e;
+        smfw_error_clear(&e);
+        smfw_status lst =
+            level_dir
+                ? reporter_set_write(&reporters, smfw_run_set_results(rc.levels, i), level_dir, &e)
+                : SMFW_OK;
+        if (lst != SMFW_OK && rep_st == SMFW_OK) {
+            rep_st = lst;
+            rep_err = e;
+        }
+    }
+    smfw_run_set_free(rc.levels);
     reporter_set_free(&reporters);
     smfw_prompt_set_free(prompts);
     *out = results;

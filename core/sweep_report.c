@@ -18,7 +18,7 @@
     "pin MinCapacity = MaxCapacity on the scalable target while benchmarking, or the test "        \
     "measures the scaling policy instead of the instance"
 
-static int is_rate(const smfw_sweep *s) {
+static int is_rate(const smfw_run_set *s) {
     return s->mode && strcmp(s->mode, "request_rate") == 0;
 }
 
@@ -45,7 +45,7 @@ static double attainment_of(const smfw_sweep_options *o) {
 
 /* Goodput columns and the SLO knee appear when a level carries goodput or goodput SLOs
  * were given: a sweep without them reads exactly as before. */
-static int shows_goodput(const smfw_sweep *s, const smfw_sweep_options *o) {
+static int shows_goodput(const smfw_run_set *s, const smfw_sweep_options *o) {
     if (o && o->n_goodput_slos) return 1;
     for (size_t i = 0; i < s->n; i++) {
         smfw_sweep_goodput g;
@@ -56,7 +56,7 @@ static int shows_goodput(const smfw_sweep *s, const smfw_sweep_options *o) {
 }
 
 /* The SLO knee when goodput is shown, else -3 (nothing to mark). */
-static int slo_knee_of(const smfw_sweep *s, const smfw_sweep_options *o) {
+static int slo_knee_of(const smfw_run_set *s, const smfw_sweep_options *o) {
     return shows_goodput(s, o) ? smfw_sweep_slo_knee(s->points, s->n, attainment_of(o)) : -3;
 }
 
@@ -75,7 +75,7 @@ static const char *knee_relation(const smfw_sweep_analysis *a, int slo_knee) {
     return "above the throughput knee: throughput stops paying before the SLOs bind";
 }
 
-static void slo_knee_line(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_options *o,
+static void slo_knee_line(smfw_buf *b, const smfw_run_set *s, const smfw_sweep_options *o,
                           const smfw_sweep_analysis *a, const char *bullet) {
     int sk = slo_knee_of(s, o);
     if (sk == -3) return;
@@ -125,7 +125,7 @@ static void slo_knee_line(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_opt
     free(text);
 }
 
-static void summary_lines(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_options *o,
+static void summary_lines(smfw_buf *b, const smfw_run_set *s, const smfw_sweep_options *o,
                           const smfw_sweep_analysis *a, const char *bullet) {
     const char *unit = is_rate(s) ? " requests/s" : "";
     const char *what = is_rate(s) ? "request rate" : "concurrency";
@@ -183,7 +183,7 @@ static void summary_lines(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_opt
     smfw_buf_printf(b, "%sReminder: %s\n", bullet, PIN_REMINDER);
 }
 
-char *smfw_sweep_markdown(const smfw_sweep *s, const smfw_sweep_options *o,
+char *smfw_sweep_markdown(const smfw_run_set *s, const smfw_sweep_options *o,
                           const smfw_sweep_analysis *a) {
     smfw_buf b;
     smfw_buf_init(&b);
@@ -226,7 +226,7 @@ char *smfw_sweep_markdown(const smfw_sweep *s, const smfw_sweep_options *o,
     return smfw_buf_take(&b);
 }
 
-static char *sweep_csv(const smfw_sweep *s, const smfw_sweep_options *o,
+static char *sweep_csv(const smfw_run_set *s, const smfw_sweep_options *o,
                        const smfw_sweep_analysis *a) {
     smfw_buf b;
     smfw_buf_init(&b);
@@ -285,12 +285,12 @@ static json_t *jnum(double v) {
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *level_ref(const smfw_sweep *s, int i) {
+static json_t *level_ref(const smfw_run_set *s, int i) {
     if (i < 0) return json_null();
     return json_pack("{s:i,s:f}", "index", i, "load", s->points[i].load);
 }
 
-static char *sweep_json(const smfw_sweep *s, const smfw_sweep_options *o,
+static char *sweep_json(const smfw_run_set *s, const smfw_sweep_options *o,
                         const smfw_sweep_analysis *a) {
     json_t *root = json_object();
     json_object_set_new(root, "mode", json_string(s->mode ? s->mode : "concurrency"));
@@ -409,7 +409,7 @@ static void html_escape(smfw_buf *b, const char *s) {
 }
 
 /* Throughput (x) against TTFT p95 (y), one point per level in load order. */
-static void svg_chart(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_options *o,
+static void svg_chart(smfw_buf *b, const smfw_run_set *s, const smfw_sweep_options *o,
                       const smfw_sweep_analysis *a) {
     const double W = 720, H = 420, L = 70, R = 20, T = 20, B = 50;
     int slo_knee = slo_knee_of(s, o);
@@ -485,7 +485,7 @@ static void svg_chart(smfw_buf *b, const smfw_sweep *s, const smfw_sweep_options
 #undef PY
 }
 
-static char *sweep_html(const smfw_sweep *s, const smfw_sweep_options *o,
+static char *sweep_html(const smfw_run_set *s, const smfw_sweep_options *o,
                         const smfw_sweep_analysis *a) {
     smfw_buf b;
     smfw_buf_init(&b);
@@ -571,7 +571,7 @@ static smfw_status write_file(const char *dir, const char *name, char *text, smf
     return SMFW_OK;
 }
 
-smfw_status smfw_sweep_write_reports(const smfw_sweep *s, const smfw_sweep_options *o,
+smfw_status smfw_sweep_write_reports(const smfw_run_set *s, const smfw_sweep_options *o,
                                      const smfw_sweep_analysis *a, const char *dir,
                                      smfw_error *err) {
     smfw_status st = write_file(dir, "sweep.json", sweep_json(s, o, a), err);

@@ -220,7 +220,7 @@ static int resolve_price(const sweep_args *a, const smfw_config *cfg, const char
     return 0;
 }
 
-static void fill_options(const sweep_args *a, const smfw_sweep *s, smfw_sweep_options *o) {
+static void fill_options(const sweep_args *a, const smfw_run_set *s, smfw_sweep_options *o) {
     memset(o, 0, sizeof *o);
     o->knee_gain = a->knee_gain;
     o->slos = a->slos;
@@ -250,7 +250,7 @@ static int read_goodput(sweep_args *a, const smfw_config *cfg) {
 /* --from DIR --goodput: the levels' goodput is computed again from their records with these
  * SLOs, as the run would have (AIPerf's rules, smfw_results_compute). A level without
  * records keeps what its aggregates say. */
-static int regoodput_levels(const sweep_args *a, smfw_sweep *s) {
+static int regoodput_levels(const sweep_args *a, smfw_run_set *s) {
     if (!a->n_goodput) return 0;
     for (size_t i = 0; i < s->n; i++) {
         smfw_results *r = s->results[i];
@@ -269,23 +269,14 @@ static int regoodput_levels(const sweep_args *a, smfw_sweep *s) {
     return 0;
 }
 
-static int analyse_and_report(const sweep_args *a, smfw_sweep *s, const char *write_dir,
+static int analyse_and_report(const sweep_args *a, smfw_run_set *s, const char *write_dir,
                               int quiet) {
     smfw_sweep_options o;
     fill_options(a, s, &o);
     smfw_sweep_analysis an;
     smfw_error err;
-    /* The analysis sorts points; keep results aligned by sorting both up front. */
-    for (size_t i = 1; i < s->n; i++)
-        for (size_t j = i; j > 0 && s->points[j].load < s->points[j - 1].load; j--) {
-            smfw_sweep_point tp = s->points[j];
-            s->points[j] = s->points[j - 1];
-            s->points[j - 1] = tp;
-            smfw_results *tr = s->results[j];
-            s->results[j] = s->results[j - 1];
-            s->results[j - 1] = tr;
-        }
-    if (smfw_sweep_analyze(s->points, s->n, &o, &an, &err) != SMFW_OK) return smfw_cli_fail(&err);
+    /* The set sorts its levels by load, results and points together. */
+    if (smfw_run_set_analyze(s, &o, &an, &err) != SMFW_OK) return smfw_cli_fail(&err);
     if (!quiet) {
         char *md = smfw_sweep_markdown(s, &o, &an);
         if (md) fputs(md, stdout);
@@ -300,7 +291,7 @@ static int analyse_and_report(const sweep_args *a, smfw_sweep *s, const char *wr
 /* --compare-instance: several saved sweeps side by side, cheapest first. */
 static int compare_instances(const sweep_args *a, const smfw_config *cfg) {
     typedef struct row {
-        smfw_sweep *s;
+        smfw_run_set *s;
         smfw_sweep_analysis an;
     } row;
     row *rows = calloc(a->n_compare, sizeof *rows);
@@ -312,11 +303,11 @@ static int compare_instances(const sweep_args *a, const smfw_config *cfg) {
         char *eq = strrchr(dir, '=');
         if (eq) *eq = '\0';
         smfw_error err;
-        if (smfw_sweep_load_dir(dir, &rows[i].s, &err) != SMFW_OK) {
+        if (smfw_run_set_load_dir(dir, &rows[i].s, &err) != SMFW_OK) {
             rc = smfw_cli_fail(&err);
             break;
         }
-        smfw_sweep *s = rows[i].s;
+        smfw_run_set *s = rows[i].s;
         if (eq) {
             free(s->instance_type);
             s->instance_type = strdup(eq + 1);
@@ -331,9 +322,8 @@ static int compare_instances(const sweep_args *a, const smfw_config *cfg) {
         }
         smfw_sweep_options o;
         fill_options(a, s, &o);
-        if (rc == 0 && smfw_sweep_analyze(s->points, s->n, &o, &rows[i].an, &err) != SMFW_OK)
+        if (rc == 0 && smfw_run_set_analyze(s, &o, &rows[i].an, &err) != SMFW_OK)
             rc = smfw_cli_fail(&err);
-        /* results no longer parallel to points after sorting: only points are used below */
     }
     if (rc == 0) {
         /* cheapest operating point first; unknown costs last */
@@ -357,7 +347,7 @@ static int compare_instances(const sweep_args *a, const smfw_config *cfg) {
                 "|---|---:|---:|%s---:|---:|---:|---:|---:|---|\n",
                 goodput ? " SLO knee |" : "", goodput ? "---:|" : "");
         for (size_t i = 0; i < a->n_compare; i++) {
-            const smfw_sweep *s = rows[i].s;
+            const smfw_run_set *s = rows[i].s;
             const smfw_sweep_analysis *an = &rows[i].an;
             char knee[32] = "-", op[32] = "-", tps[32] = "-", ttft[32] = "-", cost[32] = "-",
                  target[32] = "-", price[32] = "-", sk[40] = "";
@@ -390,7 +380,7 @@ static int compare_instances(const sweep_args *a, const smfw_config *cfg) {
                     "requests within the goodput SLOs (--slo-attainment).\n",
                     att * 100);
     }
-    for (size_t i = 0; i < a->n_compare; i++) smfw_sweep_free(rows[i].s);
+    for (size_t i = 0; i < a->n_compare; i++) smfw_run_set_free(rows[i].s);
     free(rows);
     return rc;
 }
@@ -488,22 +478,30 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
     int pinned = 0; /* --pin-capacity holds the target: unpinned at every exit below */
     smfw_error err;
     smfw_error_clear(&err);
+    /* A backend that runs the whole list itself (the managed backend: one job) gets it in one
+     * run; a dry run of a backend that honours it sends no load. Asked before any folder. */
+    int runs_levels = 0, honours_dry_run = 0;
+    if (smfw_backend_ask(cli->reg, cfg, SMFW_BACKEND_CTL_RUNS_LEVELS, &runs_levels, &err) !=
+            SMFW_OK ||
+        smfw_backend_ask(cli->reg, cfg, SMFW_BACKEND_CTL_HONOURS_DRY_RUN, &honours_dry_run, &err) !=
+            SMFW_OK)
+        return smfw_cli_fail(&err);
+    int dry_run = honours_dry_run && !smfw_settings_get_bool(prog, "run", 0);
+    if (runs_levels && is_rate) {
+        smfw_log(SMFW_LOG_ERROR, NULL,
+                 "the %s backend runs concurrency lists only; use --concurrency",
+                 smfw_settings_get(prog, "backend"));
+        return 1;
+    }
     if (smfw_output_dir_create(smfw_settings_get(prog, "results_dir"), sweep_name,
                                smfw_settings_get(prog, "output"), &sweep_dir, &err) != SMFW_OK)
         return smfw_cli_fail(&err);
-    const char *backend = smfw_settings_get(prog, "backend");
-    int managed = backend && strcmp(backend, "managed") == 0;
-    smfw_sweep *s = calloc(1, sizeof *s);
-    if (!s || !(s->results = calloc(n, sizeof *s->results)) ||
-        !(s->points = calloc(n, sizeof *s->points))) {
-        free(s ? s->results : NULL);
-        free(s);
+    smfw_run_set *s = smfw_run_set_new(is_rate ? "request_rate" : "concurrency", sweep_dir);
+    if (!s) {
         free(sweep_dir);
         smfw_log(SMFW_LOG_ERROR, NULL, "out of memory");
         return 1;
     }
-    s->dir = strdup(sweep_dir);
-    s->mode = strdup(is_rate ? "request_rate" : "concurrency");
     s->instance_type = a->instance_type ? strdup(a->instance_type) : NULL;
     s->duty_cycle = a->duty_cycle > 0 ? a->duty_cycle : 1.0;
     char price_src[512];
@@ -518,8 +516,7 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
     opts.size = sizeof opts;
     opts.cancel = smfw_cli_install_cancel_handler();
     opts.progress = smfw_cli_progress;
-    /* A managed dry run sends no load: nothing to pin. */
-    if (a->pin && (!managed || smfw_settings_get_bool(prog, "run", 0))) {
+    if (a->pin && !dry_run) { /* a dry run sends no load: nothing to pin */
         if ((rc = smfw_cli_pin_capacity(cli, a->variant, "pin")) != 0) goto out;
         pinned = 1;
     }
@@ -527,14 +524,8 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
     int user_warmup =
         smfw_settings_source(run, "warmup_request_count", NULL, NULL) != SMFW_SOURCE_DEFAULT;
     long user_warmup_n = (long)smfw_settings_get_int(run, "warmup_request_count", 0);
-    if (managed) {
-        /* One job with the whole concurrency list; the bundle holds concurrency_<N>/ folders. */
-        if (is_rate) {
-            smfw_log(SMFW_LOG_ERROR, NULL,
-                     "the managed backend sweeps concurrency lists only; use --concurrency");
-            rc = 1;
-            goto out;
-        }
+    if (runs_levels) {
+        /* One run with the whole concurrency list; its levels land in concurrency_<N>/. */
         if (set_level(cfg, "run", "concurrency", list, &err) != SMFW_OK) {
             rc = smfw_cli_fail(&err);
             goto out;
@@ -550,12 +541,12 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
             rc = smfw_cli_fail(&err);
             goto out;
         }
-        if (!smfw_settings_get_bool(prog, "run", 0)) {
-            rc = 0; /* dry run: the backend printed its plan */
+        if (dry_run) {
+            rc = 0; /* the backend printed its plan */
             goto out;
         }
-        smfw_sweep *loaded = NULL;
-        if (smfw_sweep_load_dir(sweep_dir, &loaded, &err) != SMFW_OK) {
+        smfw_run_set *loaded = NULL;
+        if (smfw_run_set_load_dir(sweep_dir, &loaded, &err) != SMFW_OK) {
             rc = smfw_cli_fail(&err);
             goto out;
         }
@@ -563,7 +554,7 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
         loaded->instance_type = s->instance_type ? strdup(s->instance_type) : NULL;
         loaded->usd_per_hour = s->usd_per_hour;
         loaded->duty_cycle = s->duty_cycle;
-        smfw_sweep_free(s);
+        smfw_run_set_free(s);
         s = loaded;
     } else {
         for (size_t i = 0; i < n; i++) {
@@ -628,10 +619,11 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
                 smfw_results_free(r);
             } else if (have) {
                 smfw_results_set_string(&r->info.source_dir, sub);
-                s->results[s->n] = r;
-                smfw_sweep_point_from_results(r, levels[i], &s->points[s->n]);
-                s->n++;
                 sent += (int64_t)r->n_records + warm;
+                if (smfw_run_set_add(s, r, levels[i], sub, &err) != SMFW_OK) {
+                    rc = smfw_cli_fail(&err);
+                    goto out;
+                }
             } else {
                 smfw_results_free(r);
             }
@@ -669,13 +661,13 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
     }
     if (a->cloudwatch)
         smfw_cli_cloudwatch(cli, a->variant, a->cloudwatch_wait_s, sweep_dir, t_start,
-                            smfw_now_wall_ns(), managed ? -1 : sent, cli->verbosity < 0);
+                            smfw_now_wall_ns(), runs_levels ? -1 : sent, cli->verbosity < 0);
 out:
     if (pinned) {
         int urc = smfw_cli_pin_capacity(cli, a->variant, "unpin");
         if (urc && !rc) rc = urc;
     }
-    smfw_sweep_free(s);
+    smfw_run_set_free(s);
     free(sweep_dir);
     return rc;
 }
@@ -697,9 +689,9 @@ static int sweep_main(int argc, char **argv) {
         } else if (a.n_compare) {
             rc = compare_instances(&a, cli.cfg);
         } else if (a.from) {
-            smfw_sweep *s = NULL;
+            smfw_run_set *s = NULL;
             smfw_error err;
-            if (smfw_sweep_load_dir(a.from, &s, &err) != SMFW_OK) {
+            if (smfw_run_set_load_dir(a.from, &s, &err) != SMFW_OK) {
                 rc = smfw_cli_fail(&err);
             } else {
                 char src[512];
@@ -714,7 +706,7 @@ static int sweep_main(int argc, char **argv) {
                                        sizeof src);
                 if (rc == 0) rc = regoodput_levels(&a, s);
                 if (rc == 0) rc = analyse_and_report(&a, s, a.from, cli.verbosity < 0);
-                smfw_sweep_free(s);
+                smfw_run_set_free(s);
             }
         } else if (!a.cloudwatch || smfw_cli_cloudwatch_check(&cli) == 0) {
             rc = run_sweep(&a, &cli);

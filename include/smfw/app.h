@@ -188,6 +188,16 @@ SMFW_API smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_confi
                                       const smfw_run_options *opts, smfw_results **out,
                                       char **out_dir, smfw_error *err);
 
+/**
+ * Ask the configured backend ([smfw] backend) a control question
+ * (SMFW_BACKEND_CTL_* of backend.h) for this configuration: create it,
+ * call its control slot, destroy it. *value holds the preset answer on
+ * entry and keeps it when the backend does not know the op. Fails when the
+ * backend is unknown or its settings are invalid (the error says why).
+ */
+SMFW_API smfw_status smfw_backend_ask(const smfw_registry *reg, const smfw_config *config, int op,
+                                      int *value, smfw_error *err);
+
 /* ---- the console summary of one run ----------------------------------- */
 
 /** The validity verdict a console summary printed. */

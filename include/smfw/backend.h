@@ -16,6 +16,7 @@
 #include <smfw/config.h>
 #include <smfw/dataset.h>
 #include <smfw/results.h>
+#include <smfw/run_set.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,8 +46,6 @@ enum {
     SMFW_CANCEL_ABORT = 2 /**< second Ctrl-C: abort in-flight requests, keep results */
 };
 
-struct smfw_registry;
-
 /** Everything a backend gets for one run. */
 typedef struct smfw_run_context {
     uint32_t size;                  /**< sizeof(smfw_run_context) of the core */
@@ -60,8 +59,15 @@ typedef struct smfw_run_context {
     int dry_run; /**< 1 = print the plan, touch nothing billable */
     int quiet;
     /* ABI 1.0 ends here; check `size` before reading what follows. */
-    const struct smfw_registry *registry; /**< the plugins the program loaded (e.g. to run
-                                               reporters on sub-results), may be NULL */
+    const void *reserved_1_2; /**< ABI 1.2's slot; always NULL since 1.3 */
+    /**
+     * ABI 1.3. A backend that runs several load levels in one run (a managed
+     * job's concurrency list) adds each level here with smfw_run_set_add()
+     * and leaves `results` empty; the core then runs the configured
+     * reporters in each level's folder, as it does for `results` in
+     * output_dir. Check `size` (offsetof + sizeof) before using it.
+     */
+    smfw_run_set *levels;
 } smfw_run_context;
 
 /** Control ops (extensible; unknown ops answer SMFW_ERR_UNSUPPORTED). */
@@ -76,7 +82,14 @@ enum {
      * run->dry_run (prints the plan, touches nothing); the core then creates
      * no output folder and runs no reporters for a dry run.
      */
-    SMFW_BACKEND_CTL_HONOURS_DRY_RUN = 2
+    SMFW_BACKEND_CTL_HONOURS_DRY_RUN = 2,
+    /**
+     * arg: int*, preset to 0 (ABI 1.3). Set it to 1 when this backend runs
+     * a list of load levels itself (`--concurrency 1,4,16` in one run, into
+     * run->levels); `smfw sweep` then hands it the whole list instead of
+     * running one level at a time.
+     */
+    SMFW_BACKEND_CTL_RUNS_LEVELS = 3
 };
 
 /**

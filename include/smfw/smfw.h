@@ -27,10 +27,11 @@ extern "C" {
  * a plugin built against an older minor of the same major is accepted (ops
  * tables only grow by appending, and the core checks each table's size
  * before calling a slot added later). 1.1 added the command kind
- * (smfw/command.h); 1.2 the backend's fetch slot (smfw/backend.h).
+ * (smfw/command.h); 1.2 the backend's fetch slot (smfw/backend.h); 1.3 run
+ * sets (smfw/run_set.h) and the run context's levels.
  */
 #define SMFW_ABI_MAJOR 1
-#define SMFW_ABI_MINOR 2
+#define SMFW_ABI_MINOR 3
 
 /** Symbol visibility for libsmfw's public functions. */
 #if defined(__GNUC__)

@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <smfw/app.h>
 #include <smfw/archive.h>
 #include <smfw/log.h>
 
@@ -125,25 +124,8 @@ static double good_fraction(const smfw_results *r) {
     return good->avg / all->avg;
 }
 
-/* The reporters' plugins, found where the program found them (plugin_path, SMFW_PLUGIN_PATH,
- * the build tree, the installed folder). */
-static smfw_registry *reporter_registry(const smfw_config *cfg) {
-    const char *const *conf = NULL;
-    size_t n_conf = smfw_settings_get_list(smfw_config_section(cfg, "smfw"), "plugin_path", &conf);
-    const char *dirs[96];
-    size_t n = smfw_registry_default_dirs(NULL, 0, conf, n_conf, dirs, 96);
-    smfw_registry *reg = NULL;
-    smfw_error e;
-    smfw_error_clear(&e);
-    if (smfw_registry_load(dirs, n, &reg, &e) != SMFW_OK) {
-        SMFW_LOG_WARN("managed", "no per-level reports: %s", e.message);
-        return NULL;
-    }
-    return reg;
-}
-
 smfw_status managed_levels_report(const smfw_bundle_run *runs, size_t n, const smfw_config *cfg,
-                                  const smfw_registry *registry, const char *out_dir,
+                                  smfw_run_set *set, const char *out_dir,
                                   const managed_identity *id, int quiet,
                                   managed_levels_outcome *outcome, smfw_error *err) {
     memset(outcome, 0, sizeof *outcome);
@@ -157,10 +139,6 @@ smfw_status managed_levels_report(const smfw_bundle_run *runs, size_t n, const s
         smfw_status bst = smfw_settings_bind(mine, att, &attainment, err);
         if (bst != SMFW_OK) return bst;
     }
-    /* The program's registry when the core handed it over (it knows --plugin-path), else
-     * one loaded here. */
-    smfw_registry *own = registry ? NULL : reporter_registry(cfg);
-    const smfw_registry *reg = registry ? registry : own;
     smfw_status first = SMFW_OK;
     int64_t best = -1;
     if (!quiet) fprintf(stdout, "\nManaged benchmark job %s: %zu concurrency levels\n", id->job, n);
@@ -194,10 +172,16 @@ smfw_status managed_levels_report(const smfw_bundle_run *runs, size_t n, const s
         }
         smfw_run_info *info = smfw_results_info_edit(lvl);
         smfw_results_set_string(&info->source_dir, sub);
+        /* The set owns the level from here; the core writes its reports in `sub`. */
+        if ((st = smfw_run_set_add(set, lvl, (double)runs[i].concurrency, sub, &e)) != SMFW_OK) {
+            if (first == SMFW_OK) {
+                first = st;
+                *err = e;
+            }
+            break;
+        }
         outcome->levels++;
         if (info->gate_tripped) outcome->tripped++;
-        if (reg && smfw_reporters_run(reg, cfg, NULL, 0, lvl, sub, &e) != SMFW_OK)
-            outcome->report_failures++;
         char title[4400];
         if (runs[i].concurrency)
             snprintf(title, sizeof title, "Results at concurrency %lld (%s)",
@@ -220,9 +204,7 @@ smfw_status managed_levels_report(const smfw_bundle_run *runs, size_t n, const s
             (info->start_wall_ns && info->start_wall_ns < outcome->first_start_ns))
             outcome->first_start_ns = info->start_wall_ns;
         if (info->end_wall_ns > outcome->last_end_ns) outcome->last_end_ns = info->end_wall_ns;
-        smfw_results_free(lvl);
     }
-    smfw_registry_free(own);
     outcome->sla_concurrency = best;
     if (n_sla && !quiet) {
         if (best > 0)

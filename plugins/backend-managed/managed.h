@@ -208,19 +208,19 @@ smfw_status managed_run_load(const char *run_dir, const char *out_dir, const man
 typedef struct managed_levels_outcome {
     size_t levels;           /**< loaded */
     size_t tripped;          /**< of them, over the validity gate */
-    size_t report_failures;  /**< levels where a reporter failed */
     int64_t sla_concurrency; /**< highest level meeting the SLA, -1 none (or no SLA) */
     int64_t first_start_ns, last_end_ns;
 } managed_levels_outcome;
 
 /**
  * A concurrency-list bundle: for each level, out_dir/concurrency_<N>/ with
- * its records and the configured reporters' files, a headline block on
- * stdout (unless quiet) and its validity verdict; with SLOs the highest
- * level meeting them. Returns the first level that could not be loaded.
+ * its records, the level added to `set` (the core writes the configured
+ * reporters' files there), a headline block on stdout (unless quiet) and its
+ * validity verdict; with SLOs the highest level meeting them. Returns the
+ * first level that could not be loaded.
  */
 smfw_status managed_levels_report(const smfw_bundle_run *runs, size_t n, const smfw_config *cfg,
-                                  const struct smfw_registry *registry, const char *out_dir,
+                                  smfw_run_set *set, const char *out_dir,
                                   const managed_identity *id, int quiet,
                                   managed_levels_outcome *outcome, smfw_error *err);
 

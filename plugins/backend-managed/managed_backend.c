@@ -174,8 +174,8 @@ static smfw_status managed_create(const smfw_settings *settings, const smfw_conf
 
 static smfw_status managed_control(void *ctx, int op, void *arg) {
     managed_ctx *c = ctx;
-    if (op == SMFW_BACKEND_CTL_HONOURS_DRY_RUN) {
-        *(int *)arg = 1;
+    if (op == SMFW_BACKEND_CTL_HONOURS_DRY_RUN || op == SMFW_BACKEND_CTL_RUNS_LEVELS) {
+        *(int *)arg = 1; /* a concurrency list is one job, its levels reported by the core */
         return SMFW_OK;
     }
     if (op == SMFW_BACKEND_CTL_NEEDS_PROMPTS) {
@@ -411,11 +411,13 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
     if (fst == SMFW_OK && n_runs > 1) {
         /* A concurrency list: one folder, report and block per level; the run's own
          * results stay empty so nothing is reported twice. */
-        fst = managed_levels_report(
-            runs, n_runs, cfg,
-            run->size >= offsetof(smfw_run_context, registry) + sizeof run->registry ? run->registry
-                                                                                     : NULL,
-            run->output_dir, &id, run->quiet, &lo, &ferr);
+        smfw_run_set *set = run->size >= offsetof(smfw_run_context, levels) + sizeof run->levels
+                                ? run->levels
+                                : NULL;
+        fst = set ? managed_levels_report(runs, n_runs, cfg, set, run->output_dir, &id, run->quiet,
+                                          &lo, &ferr)
+                  : smfw_error_set(&ferr, SMFW_ERR_UNSUPPORTED,
+                                   "this smfw takes no run levels (ABI before 1.3)");
         info->start_wall_ns = lo.first_start_ns;
         info->end_wall_ns = lo.last_end_ns;
         if (fst != SMFW_OK && lo.levels) {

@@ -9,9 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The sweep folder, its knee and Little's law: until runs of runs are an SDK type
- * (smfw_run_set, ABI 2.0 step 5), as cmd_cloudwatch.c. */
-#include <smfw/capacity.h>
+#include <smfw/run_set.h>
 
 #include "autoscaling.h"
 
@@ -113,19 +111,21 @@ smfw_status aas_plan_from_dir(const char *dir, double headroom, double instances
         smfw_results_free(r);
         return st;
     }
-    smfw_sweep *s = NULL;
-    if ((st = smfw_sweep_load_dir(dir, &s, err)) != SMFW_OK) return st;
+    smfw_run_set *s = NULL;
+    if ((st = smfw_run_set_load_dir(dir, &s, err)) != SMFW_OK) return st;
     smfw_sweep_options o;
     memset(&o, 0, sizeof o);
     o.headroom = headroom > 0 ? headroom : -1; /* -1: none at all */
-    o.load_is_rate = s->mode && strcmp(s->mode, "request_rate") == 0;
-    if (s->n && s->results[0]) o.max_error_rate = smfw_results_info(s->results[0])->max_error_rate;
+    const char *mode = smfw_run_set_mode(s);
+    o.load_is_rate = mode && strcmp(mode, "request_rate") == 0;
+    if (smfw_run_set_results(s, 0))
+        o.max_error_rate = smfw_results_info(smfw_run_set_results(s, 0))->max_error_rate;
     smfw_sweep_analysis a;
-    st = smfw_sweep_analyze(s->points, s->n, &o, &a, err);
+    st = smfw_run_set_analyze(s, &o, &a, err);
     if (st == SMFW_OK && a.operating < 0)
         st = smfw_error_set(err, SMFW_ERR_USAGE, "%s: %s", dir, a.operating_why);
     if (st == SMFW_OK) {
-        const smfw_sweep_point *p = &s->points[a.operating];
+        const smfw_sweep_point *p = smfw_run_set_point(s, (size_t)a.operating);
         snprintf(out->why, sizeof out->why, "%s", a.operating_why);
         if (p->results) {
             copy_name(out->endpoint, sizeof out->endpoint,
@@ -135,7 +135,7 @@ smfw_status aas_plan_from_dir(const char *dir, double headroom, double instances
         }
         st = finish(p, o.load_is_rate, headroom, instances, dir, out, err);
     }
-    smfw_sweep_free(s);
+    smfw_run_set_free(s);
     return st;
 }
 

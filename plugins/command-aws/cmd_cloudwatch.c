@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <smfw/capacity.h> /* smfw_sweep_load_dir: until run sets (ABI 2.0 step 5) */
+#include <smfw/run_set.h>
 #include <smfw/clock.h>
 #include <smfw/command.h>
 #include <smfw/log.h>
@@ -133,7 +133,7 @@ static int cloudwatch_main(const smfw_command_context *ctx, int argc, char **arg
     q.inference_component = smfw_settings_get(run, "inference_component");
     q.variant = a.variant;
     smfw_results *single = NULL;
-    smfw_sweep *sweep = NULL;
+    smfw_run_set *sweep = NULL;
     smfw_aws_client *client = NULL;
     smfw_cw_report *rep = NULL;
     smfw_error err;
@@ -160,12 +160,13 @@ static int cloudwatch_main(const smfw_command_context *ctx, int argc, char **arg
             if (!q.endpoint) q.endpoint = info->endpoint_name;
             if (!q.inference_component) q.inference_component = info->inference_component;
         } else {
-            if (smfw_sweep_load_dir(a.run_dir, &sweep, &err) != SMFW_OK) goto fail;
+            if (smfw_run_set_load_dir(a.run_dir, &sweep, &err) != SMFW_OK) goto fail;
             int64_t counted = 0;
-            for (size_t i = 0; i < sweep->n; i++) {
-                run_window(sweep->results[i], &s_ns, &e_ns);
-                counted += (int64_t)smfw_results_record_count(sweep->results[i]);
-                if (!q.endpoint) q.endpoint = smfw_results_info(sweep->results[i])->endpoint_name;
+            for (size_t i = 0; i < smfw_run_set_count(sweep); i++) {
+                const smfw_results *lvl = smfw_run_set_results(sweep, i);
+                run_window(lvl, &s_ns, &e_ns);
+                counted += (int64_t)smfw_results_record_count(lvl);
+                if (!q.endpoint) q.endpoint = smfw_results_info(lvl)->endpoint_name;
             }
             if (sent < 0) sent = counted;
         }
@@ -231,7 +232,7 @@ done:
     smfw_cw_report_free(rep);
     smfw_aws_client_free(client);
     smfw_results_free(single);
-    smfw_sweep_free(sweep);
+    smfw_run_set_free(sweep);
     return rc;
 }
 

@@ -1,7 +1,7 @@
 /*
  * html_data.c - chart series from results (see html_data.h).
  */
-#include <smfw/capacity.h>
+#include <smfw/run_set.h>
 
 #include "html_data.h"
 
@@ -397,7 +397,7 @@ void html_sweep_free(html_sweep_point *p, size_t n) {
 }
 
 int html_sweep_knee(const html_sweep_point *p, size_t n) {
-    /* The same knee as `smfw sweep` (capacity.h): the first level after which
+    /* The same knee as `smfw sweep` (run_set.h): the first level after which
      * throughput gains stay below 10% per doubling while TTFT p95 rises. */
     if (n < 2) return -1;
     smfw_sweep_point *pts = calloc(n, sizeof *pts);

@@ -1,5 +1,5 @@
 /*
- * sweep_dir.c - a sweep folder: one result folder per level
+ * run_set_dir.c - a run set read from a sweep folder: one result folder per level
  * (concurrency_<N>/ or request_rate_<R>/, as AIPerf's multi-run bundles and
  * `smfw sweep` name them) plus sweep.json with the instance and price.
  */
@@ -15,17 +15,6 @@
 
 #include <smfw/capacity.h>
 #include <smfw/log.h>
-
-void smfw_sweep_free(smfw_sweep *s) {
-    if (!s) return;
-    for (size_t i = 0; i < s->n; i++) smfw_results_free(s->results[i]);
-    free(s->results);
-    free(s->points);
-    free(s->dir);
-    free(s->mode);
-    free(s->instance_type);
-    free(s);
-}
 
 /* "concurrency_16" -> 16 (mode concurrency), "request_rate_2.5" -> 2.5; AIPerf's own
  * artifact names end the same way ("...-openai-chat-concurrency16", "qwen_concurrency4"). */
@@ -103,7 +92,7 @@ static smfw_status scan(const char *dir, found_level **out, size_t *n, smfw_erro
     return st;
 }
 
-static void read_sweep_json(smfw_sweep *s) {
+static void read_sweep_json(smfw_run_set *s) {
     char path[4096];
     snprintf(path, sizeof path, "%s/sweep.json", s->dir);
     json_t *root = json_load_file(path, 0, NULL);
@@ -121,7 +110,7 @@ static void read_sweep_json(smfw_sweep *s) {
     json_decref(root);
 }
 
-smfw_status smfw_sweep_load_dir(const char *dir, smfw_sweep **out, smfw_error *err) {
+smfw_status smfw_run_set_load_dir(const char *dir, smfw_run_set **out, smfw_error *err) {
     *out = NULL;
     found_level *found = NULL;
     size_t n = 0;
@@ -149,13 +138,10 @@ smfw_status smfw_sweep_load_dir(const char *dir, smfw_sweep **out, smfw_error *e
                                 "%s mixes concurrency and request-rate levels; keep one kind of "
                                 "sweep per folder",
                                 dir);
-    smfw_sweep *s = NULL;
+    smfw_run_set *s = NULL;
     if (st == SMFW_OK) {
         qsort(found, n, sizeof *found, cmp_found);
-        s = calloc(1, sizeof *s);
-        if (!s || !(s->results = calloc(n, sizeof *s->results)) ||
-            !(s->points = calloc(n, sizeof *s->points)) || !(s->dir = strdup(dir)) ||
-            !(s->mode = strdup(found[0].mode)))
+        if (!(s = smfw_run_set_new(found[0].mode, dir)))
             st = smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     }
     for (size_t i = 0; st == SMFW_OK && i < n; i++) {
@@ -164,18 +150,18 @@ smfw_status smfw_sweep_load_dir(const char *dir, smfw_sweep **out, smfw_error *e
             st = smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
             break;
         }
-        s->results[s->n] = r;
-        s->n++;
         st = smfw_results_load_dir(r, found[i].path, err);
-        if (st == SMFW_OK) smfw_sweep_point_from_results(r, found[i].load, &s->points[i]);
+        if (st != SMFW_OK)
+            smfw_results_free(r);
+        else
+            st = smfw_run_set_add(s, r, found[i].load, found[i].path, err);
     }
     for (size_t i = 0; i < n; i++) free(found[i].path);
     free(found);
     if (st != SMFW_OK) {
-        smfw_sweep_free(s);
+        smfw_run_set_free(s);
         return st;
     }
-    s->duty_cycle = 1.0;
     read_sweep_json(s);
     *out = s;
     return SMFW_OK;
