@@ -29,7 +29,7 @@ static smfw_status parse_one(const char *p, size_t len, smfw_goodput_slo *slo, s
     memcpy(tag, p, (size_t)(colon - p));
     tag[colon - p] = '\0';
     int id = smfw_metric_find(tag);
-    if (id < 0 || id >= SMFW_RECORD_METRICS)
+    if (id < 0 || !smfw_metric_is_per_record((smfw_metric_id)id))
         return smfw_error_set(err, SMFW_ERR_CONFIG,
                               "goodput: \"%s\" is not a per-request metric (e.g. "
                               "time_to_first_token, inter_token_latency, request_latency)",

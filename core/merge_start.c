@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/log.h>
 #include <smfw/merge.h>
 

@@ -87,7 +87,17 @@ static const smfw_metric_info metric_table[SMFW_M_COUNT_] = {
      "tokens", "tokens", 1.0, SMFW_METRIC_DERIVED, 1, 0, 1, 0},
     {SMFW_M_TOTAL_USAGE_REASONING_TOKENS, "total_usage_reasoning_tokens",
      "Total Usage Reasoning Tokens", "tokens", "tokens", 1.0, SMFW_METRIC_DERIVED, 1, 0, 1, 0},
+#ifdef SMFW_TEST_APPEND_METRIC
+    /* -DSMFW_TEST_APPEND_METRIC=ON: a record metric appended as a 2.x minor would (a copy of
+     * the request latency), to show that plugins built without it still work. */
+    {SMFW_M_TEST_APPENDED, "smfw_test_appended", "Test Appended Latency", "ns", "ms", MS,
+     SMFW_METRIC_RECORD, 0, 0, 0, 1},
+#endif
 };
+
+/* Every id has its row, in id order. */
+_Static_assert(sizeof metric_table / sizeof metric_table[0] == SMFW_M_COUNT_,
+               "metric_table needs one row per smfw_metric_id");
 
 const double smfw_percentiles[SMFW_PERCENTILE_COUNT] = {1, 5, 10, 25, 50, 75, 90, 95, 99};
 const char *const smfw_percentile_keys[SMFW_PERCENTILE_COUNT] = {"p1",  "p5",  "p10", "p25", "p50",
@@ -96,6 +106,15 @@ const char *const smfw_percentile_keys[SMFW_PERCENTILE_COUNT] = {"p1",  "p5",  "
 const smfw_metric_info *smfw_metric_get(smfw_metric_id id) {
     if ((int)id < 0 || id >= SMFW_M_COUNT_) return NULL;
     return &metric_table[id];
+}
+
+int smfw_metric_count(void) {
+    return SMFW_M_COUNT_;
+}
+
+int smfw_metric_is_per_record(smfw_metric_id id) {
+    const smfw_metric_info *mi = smfw_metric_get(id);
+    return mi && (mi->kind == SMFW_METRIC_RECORD || mi->kind == SMFW_METRIC_ERROR_RECORD);
 }
 
 int smfw_metric_find(const char *tag) {

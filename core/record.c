@@ -2,7 +2,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <smfw/results.h>
+#include <smfw/results_layout.h>
+
+/* One presence bit per id; past 64 ids `present` becomes an array (a private layout). */
+_Static_assert(SMFW_M_COUNT_ <= 64, "smfw_record.present has 64 bits");
+
+smfw_record *smfw_record_new(void) {
+    smfw_record *rec = malloc(sizeof *rec);
+    if (rec) smfw_record_init(rec);
+    return rec;
+}
+
+void smfw_record_free(smfw_record *rec) {
+    if (!rec) return;
+    smfw_record_clear(rec);
+    free(rec);
+}
 
 void smfw_record_init(smfw_record *rec) {
     memset(rec, 0, sizeof *rec);
@@ -27,13 +42,13 @@ void smfw_record_clear(smfw_record *rec) {
 }
 
 void smfw_record_set(smfw_record *rec, smfw_metric_id id, double value) {
-    if ((int)id < 0 || id >= SMFW_M_RECORD_COUNT_) return;
+    if (!smfw_metric_is_per_record(id)) return;
     rec->values[id] = value;
     rec->present |= (uint64_t)1 << id;
 }
 
 int smfw_record_has(const smfw_record *rec, smfw_metric_id id) {
-    if ((int)id < 0 || id >= SMFW_M_RECORD_COUNT_) return 0;
+    if (!smfw_metric_is_per_record(id)) return 0;
     if (id == SMFW_M_INTER_CHUNK_LATENCY) return rec->icl_len > 0;
     return (rec->present >> id) & 1;
 }
@@ -129,6 +144,9 @@ smfw_status smfw_record_derive(smfw_record *rec, const smfw_response_timing *t) 
     int64_t last = t->content_ns[t->n_content - 1];
     double latency = (double)(last - start);
     smfw_record_set(rec, SMFW_M_REQUEST_LATENCY, latency);
+#ifdef SMFW_TEST_APPEND_METRIC
+    smfw_record_set(rec, SMFW_M_TEST_APPENDED, latency);
+#endif
     double ttft = (double)(first - start);
     if (t->streaming) {
         smfw_record_set(rec, SMFW_M_TIME_TO_FIRST_TOKEN, ttft);

@@ -170,13 +170,6 @@ static const char *check_descriptor(const smfw_plugin_descriptor *d, char *buf, 
                  (int)d->kind);
         return buf;
     }
-    if (d->kind == SMFW_PLUGIN_COMMAND && d->abi_minor < 1) {
-        snprintf(buf, size,
-                 "it is a command plugin built for plugin ABI %u.%u, but commands arrived with "
-                 "ABI 1.1 (rebuild it against smfw %s)",
-                 d->abi_major, d->abi_minor, SMFW_VERSION_STRING);
-        return buf;
-    }
     if (!valid_name(d->name)) return "its name is empty or not [a-z0-9_-]";
     if (!d->version || !d->description) return "its version or description is NULL";
     if (!d->ops) return "its ops table is NULL";

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/log.h>
 #include <smfw/results.h>
 
@@ -294,9 +295,10 @@ smfw_status smfw_results_compute(smfw_results *r, const smfw_goodput_slo *slos, 
         }
     }
     /* Per-record distributions over valid records (errors feed only error metrics). */
-    for (int m = 0; m < SMFW_M_RECORD_COUNT_; m++) {
+    for (int m = 0; m < SMFW_M_COUNT_; m++) {
         const smfw_metric_info *mi = smfw_metric_get((smfw_metric_id)m);
-        if (m == SMFW_M_INTER_CHUNK_LATENCY) continue;
+        if (m == SMFW_M_INTER_CHUNK_LATENCY || !smfw_metric_is_per_record((smfw_metric_id)m))
+            continue;
         int want_errors = mi->kind == SMFW_METRIC_ERROR_RECORD;
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
@@ -353,8 +355,8 @@ smfw_status smfw_results_compute(smfw_results *r, const smfw_goodput_slo *slos, 
     if (n_err) smfw_stats_single(&r->stats[SMFW_M_ERROR_REQUEST_COUNT], (double)n_err);
     int64_t min_start = 0, max_end = 0;
     int have_window = 0;
-    double tot[SMFW_M_RECORD_COUNT_] = {0};
-    int have_tot[SMFW_M_RECORD_COUNT_] = {0};
+    double tot[SMFW_M_COUNT_] = {0};
+    int have_tot[SMFW_M_COUNT_] = {0};
     size_t n_good = 0;
     for (size_t i = 0; i < n; i++) {
         const smfw_record *rec = &r->records[i];

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/bundle_limits.h>
 #include <smfw/bundle_read.h>
 #include <smfw/results.h>

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/results.h>
 
 #include "results_internal.h"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/bundle_limits.h>
 #include <smfw/bundle_read.h>
 #include <smfw/results.h>
@@ -255,9 +256,9 @@ static smfw_status read_metric(smfw_record *rec, const char *tag, json_t *obj, j
     int id = smfw_metric_find(tag);
     json_t *val = json_object_get(obj, "value");
     json_t *unit = json_object_get(obj, "unit");
-    if (id < 0 || id >= SMFW_M_RECORD_COUNT_) {
+    if (!smfw_metric_is_per_record((smfw_metric_id)id)) {
         /* Aggregate-only tags of the pre-release format are not per-record metrics. */
-        if (id >= SMFW_M_RECORD_COUNT_) return SMFW_OK;
+        if (id >= 0) return SMFW_OK;
         json_object_set(extra, tag, obj);
         return SMFW_OK;
     }

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/results.h>
 
 #include "results_internal.h"

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/app.h>
 #include <smfw/log.h>
 #include <smfw/shard.h>

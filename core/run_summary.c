@@ -9,6 +9,7 @@
  */
 #include <stdio.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/app.h>
 #include <smfw/untrusted.h>
 

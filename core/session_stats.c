@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/results.h>
 
 #include "results_internal.h"

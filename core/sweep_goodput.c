@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/capacity.h>
 
 void smfw_sweep_goodput_of(const smfw_sweep_point *p, double attainment, smfw_sweep_goodput *out) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/archive.h>
 #include <smfw/log.h>
 #include <smfw/merge.h>

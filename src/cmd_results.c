@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/archive.h>
 #include <smfw/backend.h>
 #include <smfw/bundle_read.h>

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/archive.h>
 #include <smfw/log.h>
 #include <smfw/results_s3.h>

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/capacity.h>
 #include <smfw/log.h>
 

@@ -3,11 +3,13 @@
 # checked on the source tree (CI runs it from tools/test.sh):
 #   R1  no file under src/ includes an AWS header (the program is a generic front end)
 #   R2  no file under src/ names a backend (no string "managed", "direct", ...)
-#   R3  no plugin includes the program's API (app.h, capacity.h, compare.h, merge.h)
+#   R3  no plugin includes the program's API (app.h, capacity.h, compare.h, merge.h,
+#       results_layout.h)
 #   R4  the core includes no concrete plugin (nothing under plugins/, no plugin header)
 #   R5  smfw_run_context carries no plugin registry
-#   R6  plugins (and examples/) read results through the accessors of results.h, not the
-#       fields of smfw_results / smfw_record (their layout becomes private in ABI 2.0)
+#   R6  plugins (and examples/, tests/fixtures/) read results through the accessors of
+#       results.h, not the fields of smfw_results / smfw_record (opaque since ABI 2.0),
+#       and count metrics with smfw_metric_count(), not SMFW_M_COUNT_
 # The plugin ABI 2.0 issue removes the violations that exist today; until each of its
 # steps lands they are listed in KNOWN below, exactly. A new violation fails, and so does
 # a listed one that is gone (take it off the list, so the list only shrinks).
@@ -20,7 +22,7 @@ KNOWN=''
 found=$(mktemp)
 trap 'rm -f "$found"' EXIT
 aws_headers='aws|sigv4|cloudwatch|eventstream'
-program_api='app|capacity|compare|merge|cloudwatch'
+program_api='app|capacity|compare|merge|cloudwatch|results_layout'
 # R6: members only smfw_results / smfw_record have (in every plugin), and the ones whose
 # names other structs share too (extra, errors: checked in the reporters, where none do).
 layout='(->|\.)(stats|values)\[|(->|\.)(records|n_records|records_cap|records_complete|internal_)\b'
@@ -34,6 +36,8 @@ layout+="|(->|\\.)info\\.($run_info)\\b|&[a-z_]+(->[a-z_]+)*->info\\b"
 layout+='|(->|\.)(request_start_ns|request_end_ns|request_ack_ns|credit_issued_ns)\b'
 layout+='|(->|\.)(cancellation_time_ns|intended_start_ns|x_request_id|x_correlation_id)\b'
 layout+='|(->|\.)(session_num|worker_id|record_processor_id|http_status)\b'
+# the number of metric ids a plugin was compiled with: plugins ask smfw_metric_count()
+layout+='|\bSMFW_M_COUNT_\b'
 layout_reporters='(->|\.)(extra|errors)\[|(->|\.)(n_extra|n_errors|error|info)\b'
 # file|match for each use of a pattern ($1) in files ($2...), comment lines left out
 layout_uses() {
@@ -61,7 +65,7 @@ set +e +o pipefail
         grep -lE "\"$b\"" src/*.c src/*.h 2>/dev/null | sed "s/^/R2|/; s/\$/|$b/"
     done
     # R3: the program API in plugins
-    grep -rHnoE "#include <smfw/($program_api)\.h>" plugins 2>/dev/null |
+    grep -rHnoE "#include <smfw/($program_api)\.h>" plugins examples tests/fixtures 2>/dev/null |
         sed -E 's|^([^:]+):[0-9]+:#include <(.*)>|R3\|\1\|\2|'
     # R4: plugin code or headers included by the core
     grep -rHnoE '#include "[^"]*plugins/[^"]*"' core 2>/dev/null |
@@ -71,7 +75,7 @@ set +e +o pipefail
         grep -qE '\bregistry\b'; then echo 'R5|include/smfw/backend.h|registry'; fi
     # R6: results read by layout in plugins
     {
-        layout_uses "$layout" $(find plugins examples -name '*.[ch]' | sort)
+        layout_uses "$layout" $(find plugins examples tests/fixtures -name '*.[ch]' | sort)
         layout_uses "$layout_reporters" $(find plugins/reporter-* examples/reporter-* -name '*.[ch]' | sort)
     } | sed 's/^/R6|/'
 } | sort -u >"$found"

@@ -70,8 +70,9 @@ static smfw_status hello_write_json(const hello *h, const smfw_results *r, const
     hello_json_string(f, info->backend ? info->backend : "");
     fprintf(f, ", \"error_rate\": %.6g, \"metrics\": {", smfw_results_error_rate(r));
     int first = 1;
-    for (int id = 0; id < SMFW_M_COUNT_; id++) {
-        /* Through the accessor, never r->stats[]: the layout becomes private in ABI 2.0. */
+    for (int id = 0; id < smfw_metric_count(); id++) {
+        /* Through the accessor (the layout is private), up to the ids the running library
+         * knows: a metric appended in a 2.x minor shows up here without a rebuild. */
         const smfw_stats *s = smfw_results_stat(r, (smfw_metric_id)id);
         if (!s) continue;
         const smfw_metric_info *m = smfw_metric_get((smfw_metric_id)id);
@@ -92,7 +93,7 @@ static smfw_status hello_write_json(const hello *h, const smfw_results *r, const
 static smfw_status hello_write(void *ctx, const smfw_results *r, const char *dir, smfw_error *err) {
     const hello *h = ctx;
     if (h->json) return hello_write_json(h, r, dir, err);
-    for (int id = 0; id < SMFW_M_COUNT_; id++) {
+    for (int id = 0; id < smfw_metric_count(); id++) {
         const smfw_stats *s = smfw_results_stat(r, (smfw_metric_id)id);
         if (!s) continue;
         const smfw_metric_info *m = smfw_metric_get((smfw_metric_id)id);

@@ -3,6 +3,9 @@
  * run orchestration. The `smfw` program is a thin main over these functions;
  * tests, smfw-mock (whose benchmark jobs run the direct backend) and other
  * programs can drive a whole benchmark through them too.
+ *
+ * Program API (installed in include/smfw-program, smfw-program.pc): unstable,
+ * it may change in any release; plugins use the SDK only.
  */
 #ifndef SMFW_APP_H
 #define SMFW_APP_H

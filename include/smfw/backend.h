@@ -58,16 +58,14 @@ typedef struct smfw_run_context {
     void *progress_user;
     int dry_run; /**< 1 = print the plan, touch nothing billable */
     int quiet;
-    /* ABI 1.0 ends here; check `size` before reading what follows. */
-    const void *reserved_1_2; /**< ABI 1.2's slot; always NULL since 1.3 */
     /**
-     * ABI 1.3. A backend that runs several load levels in one run (a managed
-     * job's concurrency list) adds each level here with smfw_run_set_add()
-     * and leaves `results` empty; the core then runs the configured
-     * reporters in each level's folder, as it does for `results` in
-     * output_dir. Check `size` (offsetof + sizeof) before using it.
+     * A backend that runs several load levels in one run (a managed job's
+     * concurrency list) adds each level here with smfw_run_set_add() and
+     * leaves `results` empty; the core then runs the configured reporters in
+     * each level's folder, as it does for `results` in output_dir.
      */
     smfw_run_set *levels;
+    /* ABI 2.0 ends here; a 2.x minor appends fields: check `size` before reading them. */
 } smfw_run_context;
 
 /** Control ops (extensible; unknown ops answer SMFW_ERR_UNSUPPORTED). */
@@ -84,7 +82,7 @@ enum {
      */
     SMFW_BACKEND_CTL_HONOURS_DRY_RUN = 2,
     /**
-     * arg: int*, preset to 0 (ABI 1.3). Set it to 1 when this backend runs
+     * arg: int*, preset to 0. Set it to 1 when this backend runs
      * a list of load levels itself (`--concurrency 1,4,16` in one run, into
      * run->levels); `smfw sweep` then hands it the whole list instead of
      * running one level at a time.

@@ -10,6 +10,9 @@
  *
  * Units: latencies in ms, throughputs in tokens/s or requests/s (AIPerf's
  * display units), prices in USD per instance-hour.
+ *
+ * Program API (installed in include/smfw-program, smfw-program.pc): unstable,
+ * it may change in any release; plugins use the SDK only.
  */
 #ifndef SMFW_CAPACITY_H
 #define SMFW_CAPACITY_H

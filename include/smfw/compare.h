@@ -4,6 +4,9 @@
  * better for throughputs, smaller for latencies and errors), against a
  * regression threshold. `smfw compare` exits 4 when any chosen metric
  * regressed beyond it: the nightly-canary gate.
+ *
+ * Program API (installed in include/smfw-program, smfw-program.pc): unstable,
+ * it may change in any release; plugins use the SDK only.
  */
 #ifndef SMFW_COMPARE_H
 #define SMFW_COMPARE_H

@@ -6,6 +6,9 @@
  * percentile is recomputed from the union of the per-request records
  * (profile_export.jsonl) with smfw_results_compute(). Merging one folder
  * recomputes that folder's own aggregates.
+ *
+ * Program API (installed in include/smfw-program, smfw-program.pc): unstable,
+ * it may change in any release; plugins use the SDK only.
  */
 #ifndef SMFW_MERGE_H
 #define SMFW_MERGE_H

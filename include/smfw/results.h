@@ -8,7 +8,9 @@
  * smfw_results_compute(); the managed backend parses an AIPerf bundle
  * (smfw_results_load_aiperf_json / _jsonl). Reporters only read, and only
  * through the accessors ("reading results" below); backends build through the
- * setters ("building results"): the struct layouts become private in ABI 2.0.
+ * setters ("building results"): since ABI 2.0 smfw_results and smfw_record are
+ * opaque to plugins, so that a metric appended in a 2.x minor moves nothing a
+ * compiled plugin depends on.
  *
  * Units: record values are kept in BASE units (ns for times, tokens,
  * tokens/sec...); aggregates in smfw_stats are in DISPLAY units (ms, sec...),
@@ -30,56 +32,62 @@ extern "C" {
 struct json_t; /* jansson's json_t (<jansson.h>), for the typed JSON accessors */
 
 /**
- * Metrics smfw knows. Record-level metrics (a value per request) come first
- * and stay below 64 so a record can flag them in a bit mask. The order of
- * this enum is not the output order; see smfw_metric_info.
+ * Metrics smfw knows: stable, append-only ids (a 2.x minor adds a metric at
+ * the end, of any kind, and never renumbers one). Whether a metric has a
+ * value per request is its kind (smfw_metric_info, smfw_metric_is_per_record()),
+ * not its place. A plugin iterates up to smfw_metric_count(), the number the
+ * running library knows, never SMFW_M_COUNT_ (what the plugin was compiled
+ * with). The order of this enum is not the output order; see smfw_metric_info.
  */
 typedef enum smfw_metric_id {
     /* per record (R) */
     SMFW_M_TIME_TO_FIRST_TOKEN = 0,
-    SMFW_M_TIME_TO_SECOND_TOKEN,
-    SMFW_M_TIME_TO_FIRST_OUTPUT_TOKEN,
-    SMFW_M_REQUEST_LATENCY,
-    SMFW_M_INTER_TOKEN_LATENCY,
-    SMFW_M_INTER_CHUNK_LATENCY, /**< a list per record, pooled for the summary */
-    SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER,
-    SMFW_M_PREFILL_THROUGHPUT_PER_USER,
-    SMFW_M_OUTPUT_SEQUENCE_LENGTH,
-    SMFW_M_INPUT_SEQUENCE_LENGTH,
-    SMFW_M_OUTPUT_TOKEN_COUNT,
-    SMFW_M_REASONING_TOKEN_COUNT,
-    SMFW_M_USAGE_PROMPT_TOKENS,
-    SMFW_M_USAGE_COMPLETION_TOKENS,
-    SMFW_M_USAGE_TOTAL_TOKENS,
-    SMFW_M_USAGE_REASONING_TOKENS,
-    SMFW_M_ERROR_ISL, /**< error records only */
+    SMFW_M_TIME_TO_SECOND_TOKEN = 1,
+    SMFW_M_TIME_TO_FIRST_OUTPUT_TOKEN = 2,
+    SMFW_M_REQUEST_LATENCY = 3,
+    SMFW_M_INTER_TOKEN_LATENCY = 4,
+    SMFW_M_INTER_CHUNK_LATENCY = 5, /**< a list per record, pooled for the summary */
+    SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER = 6,
+    SMFW_M_PREFILL_THROUGHPUT_PER_USER = 7,
+    SMFW_M_OUTPUT_SEQUENCE_LENGTH = 8,
+    SMFW_M_INPUT_SEQUENCE_LENGTH = 9,
+    SMFW_M_OUTPUT_TOKEN_COUNT = 10,
+    SMFW_M_REASONING_TOKEN_COUNT = 11,
+    SMFW_M_USAGE_PROMPT_TOKENS = 12,
+    SMFW_M_USAGE_COMPLETION_TOKENS = 13,
+    SMFW_M_USAGE_TOTAL_TOKENS = 14,
+    SMFW_M_USAGE_REASONING_TOKENS = 15,
+    SMFW_M_ERROR_ISL = 16, /**< error records only */
     /* smfw's own per-record metrics (written under "smfw", never at AIPerf's top level) */
-    SMFW_M_SCHEDULE_LAG,                  /**< actual send - intended send */
-    SMFW_M_TTFT_FROM_INTENDED,            /**< first content - intended send */
-    SMFW_M_REQUEST_LATENCY_FROM_INTENDED, /**< last content - intended send */
-    SMFW_M_RECORD_COUNT_,                 /**< number of record-level ids (not a metric) */
+    SMFW_M_SCHEDULE_LAG = 17,                  /**< actual send - intended send */
+    SMFW_M_TTFT_FROM_INTENDED = 18,            /**< first content - intended send */
+    SMFW_M_REQUEST_LATENCY_FROM_INTENDED = 19, /**< last content - intended send */
 
-    /* aggregates (A) and derived (D): single values */
-    SMFW_M_REQUEST_THROUGHPUT = SMFW_M_RECORD_COUNT_,
-    SMFW_M_OUTPUT_TOKEN_THROUGHPUT,
-    SMFW_M_GOODPUT,
-    SMFW_M_REQUEST_COUNT,
-    SMFW_M_ERROR_REQUEST_COUNT,
-    SMFW_M_GOOD_REQUEST_COUNT,
-    SMFW_M_MIN_REQUEST_TIMESTAMP,
-    SMFW_M_MAX_RESPONSE_TIMESTAMP,
-    SMFW_M_BENCHMARK_DURATION,
-    SMFW_M_TOTAL_OSL,
-    SMFW_M_TOTAL_ISL,
-    SMFW_M_TOTAL_OUTPUT_TOKENS,
-    SMFW_M_TOTAL_REASONING_TOKENS,
-    SMFW_M_TOTAL_TOKEN_THROUGHPUT,
-    SMFW_M_TOTAL_ERROR_ISL,
-    SMFW_M_TOTAL_USAGE_PROMPT_TOKENS,
-    SMFW_M_TOTAL_USAGE_COMPLETION_TOKENS,
-    SMFW_M_TOTAL_USAGE_TOTAL_TOKENS,
-    SMFW_M_TOTAL_USAGE_REASONING_TOKENS,
-    SMFW_M_COUNT_ /**< number of metric ids (not a metric) */
+    /* aggregates (A) and derived (D): single values. Appended metrics of any kind follow
+     * SMFW_M_TOTAL_USAGE_REASONING_TOKENS. */
+    SMFW_M_REQUEST_THROUGHPUT = 20,
+    SMFW_M_OUTPUT_TOKEN_THROUGHPUT = 21,
+    SMFW_M_GOODPUT = 22,
+    SMFW_M_REQUEST_COUNT = 23,
+    SMFW_M_ERROR_REQUEST_COUNT = 24,
+    SMFW_M_GOOD_REQUEST_COUNT = 25,
+    SMFW_M_MIN_REQUEST_TIMESTAMP = 26,
+    SMFW_M_MAX_RESPONSE_TIMESTAMP = 27,
+    SMFW_M_BENCHMARK_DURATION = 28,
+    SMFW_M_TOTAL_OSL = 29,
+    SMFW_M_TOTAL_ISL = 30,
+    SMFW_M_TOTAL_OUTPUT_TOKENS = 31,
+    SMFW_M_TOTAL_REASONING_TOKENS = 32,
+    SMFW_M_TOTAL_TOKEN_THROUGHPUT = 33,
+    SMFW_M_TOTAL_ERROR_ISL = 34,
+    SMFW_M_TOTAL_USAGE_PROMPT_TOKENS = 35,
+    SMFW_M_TOTAL_USAGE_COMPLETION_TOKENS = 36,
+    SMFW_M_TOTAL_USAGE_TOTAL_TOKENS = 37,
+    SMFW_M_TOTAL_USAGE_REASONING_TOKENS = 38,
+#ifdef SMFW_TEST_APPEND_METRIC
+    SMFW_M_TEST_APPENDED = 39, /**< test builds only: a record metric appended in a minor */
+#endif
+    SMFW_M_COUNT_ /**< ids this build knows (not a metric); plugins ask smfw_metric_count() */
 } smfw_metric_id;
 
 /** How a metric is produced. */
@@ -113,6 +121,12 @@ SMFW_API const smfw_metric_info *smfw_metric_get(smfw_metric_id id);
  * "ttst", "prefill_throughput"). Returns -1 when unknown.
  */
 SMFW_API int smfw_metric_find(const char *tag);
+
+/** Number of metric ids the running library knows (ids 0 .. count-1; grows in 2.x minors). */
+SMFW_API int smfw_metric_count(void);
+
+/** 1 when the metric has a value per request (kind RECORD or ERROR_RECORD), else 0. */
+SMFW_API int smfw_metric_is_per_record(smfw_metric_id id);
 
 /** Percentiles AIPerf reports, in file order. */
 #define SMFW_PERCENTILE_COUNT 9
@@ -211,43 +225,22 @@ typedef struct smfw_record_error {
     smfw_error_class error_class;
 } smfw_record_error;
 
-/** Number of record-level metric ids. */
-#define SMFW_RECORD_METRICS ((int)SMFW_M_RECORD_COUNT_)
-
 /**
- * One request, as AIPerf exports it. Strings are heap-allocated and owned by
- * the record. Wall-clock fields are ns since the epoch; 0 means absent.
+ * One request, as AIPerf exports it: metadata, metric values in base units,
+ * the inter-chunk latencies and the error of a failed request. Opaque: read
+ * it with the accessors ("reading results"), build it with the setters
+ * ("building results"); its layout is the library's (smfw/results_layout.h,
+ * program API) and grows when a metric is appended.
  */
-typedef struct smfw_record {
-    /* metadata (AIPerf names) */
-    int64_t session_num; /**< -1 = absent */
-    char *x_request_id;  /**< also sent as X-Amzn-SageMaker-Inference-Id */
-    char *x_correlation_id;
-    char *conversation_id;
-    int32_t turn_index;
-    int64_t credit_issued_ns;
-    int64_t request_start_ns;
-    int64_t request_ack_ns;
-    int64_t request_end_ns;
-    int64_t cancellation_time_ns;
-    char *worker_id;
-    char *record_processor_id;
-    int was_cancelled;
-    /* smfw extras */
-    int64_t intended_start_ns; /**< wall time the schedule wanted the send */
-    int http_status;           /**< 0 = none */
-    /* metric values in BASE units; bit i of `present` = values[i] is set */
-    uint64_t present;
-    double values[SMFW_M_RECORD_COUNT_];
-    double *icl; /**< inter-chunk latencies (ns), owned */
-    size_t icl_len;
-    /* NULL for a valid record */
-    smfw_record_error *error;
-    /** Metrics this version does not know, kept verbatim as a JSON object text (or NULL). */
-    char *extra_metrics_json;
-} smfw_record;
+typedef struct smfw_record smfw_record;
 
-/** Zero a record and mark every optional field absent. */
+/** A new, empty record (every optional field absent), or NULL without memory. */
+SMFW_API smfw_record *smfw_record_new(void);
+
+/** Free a record and what it owns. NULL is allowed. */
+SMFW_API void smfw_record_free(smfw_record *rec);
+
+/** Re-initialise a record: every optional field absent (what it owns is NOT freed). */
 SMFW_API void smfw_record_init(smfw_record *rec);
 
 /** Free what a record owns and re-init it. */
@@ -354,20 +347,12 @@ typedef struct smfw_run_info {
     char *source_dir;        /**< folder the results were read from, if any */
 } smfw_run_info;
 
-/** Results of one run. */
-typedef struct smfw_results {
-    smfw_run_info info;
-    smfw_record *records; /**< profiling records (valid and error), in completion order */
-    size_t n_records;
-    size_t records_cap;
-    int records_complete; /**< 1 = every record of the run is present (aggregates recomputable) */
-    smfw_stats stats[SMFW_M_COUNT_];
-    smfw_extra_metric *extra;
-    size_t n_extra;
-    smfw_error_summary_entry *errors;
-    size_t n_errors;
-    void *internal_; /**< core-private (locks, JSONL sink); do not touch */
-} smfw_results;
+/**
+ * Results of one run: run info, records, statistics per metric, extra metrics
+ * of a newer AIPerf and the error summary. Opaque (accessors and setters
+ * below); the layout is the library's (smfw/results_layout.h).
+ */
+typedef struct smfw_results smfw_results;
 
 /** New, empty results (info fields NULL/0, max_error_rate 0.01). */
 SMFW_API smfw_results *smfw_results_new(void);
@@ -427,13 +412,12 @@ SMFW_API double smfw_results_error_rate(const smfw_results *results);
 /* ---- reading results: the accessors reporters use ------------------------- */
 
 /*
- * Reporters (and every other reader) read results through these functions, never
- * through the fields of smfw_results / smfw_record: in ABI 2.0 both structs become
- * opaque, and a metric appended in a 2.x minor must not move anything a compiled
- * reporter reads. smfw_stats, smfw_extra_metric, smfw_error_summary_entry,
- * smfw_record_error and smfw_run_info stay public value types handed out by const
- * pointer (owned by the results; a 2.x minor only appends fields at their end).
- * Every accessor accepts NULL results or records and then answers "absent".
+ * Reporters (and every other reader) read results through these functions: both
+ * structs are opaque to plugins (ABI 2.0), and a metric appended in a 2.x minor must
+ * not move anything a compiled reporter reads. smfw_stats, smfw_extra_metric,
+ * smfw_error_summary_entry, smfw_record_error and smfw_run_info stay public value types handed out
+ * by const pointer (owned by the results; a 2.x minor only appends fields at their end). Every
+ * accessor accepts NULL results or records and then answers "absent".
  */
 
 /** Statistics of a metric smfw knows, or NULL when the run has none (or id is out of range). */
@@ -533,9 +517,10 @@ SMFW_API int smfw_record_was_cancelled(const smfw_record *rec);
 
 /*
  * Backends build records and run metadata through these functions, for the same reason
- * reporters read through the accessors above. A record is still allocated by the caller
- * (smfw_record_init on a local smfw_record, handed to smfw_results_add_record), so the
- * setters are plain stores: cheap enough for the direct backend's completion path.
+ * reporters read through the accessors above. A backend makes a record with
+ * smfw_record_new(), fills it with these setters (plain stores, cheap enough for the
+ * direct backend's completion path) and hands it to smfw_results_add_record(), which
+ * takes what it holds and leaves it empty: reuse it, or smfw_record_free() it.
  */
 
 /** Set a wall-clock time of a record (ns since the epoch, 0 = absent); unknown ids are ignored. */

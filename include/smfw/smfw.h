@@ -25,13 +25,18 @@ extern "C" {
 /**
  * Plugin ABI version. A plugin built against another ABI major is refused;
  * a plugin built against an older minor of the same major is accepted (ops
- * tables only grow by appending, and the core checks each table's size
- * before calling a slot added later). 1.1 added the command kind
- * (smfw/command.h); 1.2 the backend's fetch slot (smfw/backend.h); 1.3 run
- * sets (smfw/run_set.h) and the run context's levels.
+ * tables only grow by appending, metric ids only by appending, and the core
+ * checks each table's size before calling a slot added later). 2.0 made
+ * smfw_results and smfw_record opaque (smfw/results.h) with stable metric
+ * ids, and carries what 1.x added: the command kind (smfw/command.h), the
+ * backend's fetch slot and run sets (smfw/backend.h, smfw/run_set.h).
  */
-#define SMFW_ABI_MAJOR 1
-#define SMFW_ABI_MINOR 3
+#define SMFW_ABI_MAJOR 2
+#ifdef SMFW_TEST_APPEND_METRIC
+#define SMFW_ABI_MINOR 1 /* test builds: 2.1 appends SMFW_M_TEST_APPENDED */
+#else
+#define SMFW_ABI_MINOR 0
+#endif
 
 /** Symbol visibility for libsmfw's public functions. */
 #if defined(__GNUC__)

@@ -477,7 +477,7 @@ static size_t drain(run_state *rs, size_t max, int wait_ms) {
                 long long r = x->reasoning ? smfw_tokenizer_count(tok, x->reasoning,
                                                                   strlen(x->reasoning), NULL)
                                            : -1;
-                smfw_record_set_output_tokens(&x->rec, rs->eng->opt->streaming, osl, r);
+                smfw_record_set_output_tokens(x->rec, rs->eng->opt->streaming, osl, r);
             }
             if (x->is_error) {
                 rs->errors++;
@@ -494,10 +494,10 @@ static size_t drain(run_state *rs, size_t max, int wait_ms) {
             }
             /* The text is kept for --tokenizer too; outputs.json has it only when asked. */
             int keep = rs->eng->opt->save_outputs;
-            direct_outputs_add(&rs->outputs, &x->rec, keep ? x->text : NULL,
+            direct_outputs_add(&rs->outputs, x->rec, keep ? x->text : NULL,
                                keep ? x->reasoning : NULL);
             smfw_error e;
-            smfw_status st = smfw_results_add_record(rs->run->results, &x->rec, &e);
+            smfw_status st = smfw_results_add_record(rs->run->results, x->rec, &e);
             if (st != SMFW_OK && rs->add_status == SMFW_OK) {
                 rs->add_status = st;
                 rs->add_err = e;

@@ -198,7 +198,7 @@ static direct_slot *slot_acquire(direct_worker *w) {
 /* ---- completions ---------------------------------------------------------- */
 
 void direct_completion_clear(direct_completion *c) {
-    smfw_record_clear(&c->rec);
+    smfw_record_free(c->rec);
     free(c->text);
     free(c->reasoning);
     memset(c, 0, sizeof *c);
@@ -318,7 +318,7 @@ void direct_engine_wake_takers(direct_engine *eng) {
 static void failfast_note(direct_engine *eng, const direct_completion *c) {
     if (atomic_load(&eng->ff_done)) return;
     pthread_mutex_lock(&eng->ff_lock);
-    if (direct_failfast_add(&eng->ff, &c->rec, c->is_error))
+    if (direct_failfast_add(&eng->ff, c->rec, c->is_error))
         atomic_store(&eng->stop_issuing, 1); /* what finished is kept */
     if (eng->ff.decided || eng->ff.tripped) atomic_store(&eng->ff_done, 1);
     pthread_mutex_unlock(&eng->ff_lock);

@@ -166,7 +166,7 @@ typedef struct direct_worker {
 
 /** A finished request handed to the run thread. */
 typedef struct direct_completion {
-    smfw_record rec;
+    smfw_record *rec; /* owned (smfw_record_new: the record's layout is the library's) */
     int warmup;
     int is_error;
     double ttft_ms;         /* < 0 unknown */

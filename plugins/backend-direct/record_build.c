@@ -177,8 +177,8 @@ smfw_status direct_record_build(direct_engine *eng, direct_slot *s, CURLcode rc,
     const direct_options *o = eng->opt;
     memset(out, 0, sizeof *out);
     out->ttft_ms = -1;
-    smfw_record *rec = &out->rec;
-    smfw_record_init(rec);
+    smfw_record *rec = out->rec = smfw_record_new();
+    if (!rec) return SMFW_ERR_NOMEM;
     direct_acc *a = &s->acc;
 #define WALL(mono) (s->start_wall_ns + ((mono)-s->start_ns))
     smfw_record_set_session(rec, s->index, s->payload->turn_index);
@@ -283,7 +283,8 @@ smfw_status direct_record_build(direct_engine *eng, direct_slot *s, CURLcode rc,
     t.usage_reasoning_tokens = a->usage_reasoning;
     smfw_status st = smfw_record_derive(rec, &t);
     if (st != SMFW_OK) {
-        smfw_record_clear(rec);
+        smfw_record_free(rec);
+        out->rec = NULL;
         return st;
     }
     out->is_error = smfw_record_get_error(rec) != NULL;

@@ -411,13 +411,8 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
     if (fst == SMFW_OK && n_runs > 1) {
         /* A concurrency list: one folder, report and block per level; the run's own
          * results stay empty so nothing is reported twice. */
-        smfw_run_set *set = run->size >= offsetof(smfw_run_context, levels) + sizeof run->levels
-                                ? run->levels
-                                : NULL;
-        fst = set ? managed_levels_report(runs, n_runs, cfg, set, run->output_dir, &id, run->quiet,
-                                          &lo, &ferr)
-                  : smfw_error_set(&ferr, SMFW_ERR_UNSUPPORTED,
-                                   "this smfw takes no run levels (ABI before 1.3)");
+        fst = managed_levels_report(runs, n_runs, cfg, run->levels, run->output_dir, &id,
+                                    run->quiet, &lo, &ferr);
         info->start_wall_ns = lo.first_start_ns;
         info->end_wall_ns = lo.last_end_ns;
         if (fst != SMFW_OK && lo.levels) {

@@ -208,7 +208,7 @@ static smfw_status write_folder(const char *dir, const char *arn, const smfw_res
     if (smfw_mkdir_p(dir, 0755, NULL) != 0)
         return smfw_error_set(err, SMFW_ERR_IO, "cannot create %s: %s", dir, strerror(errno));
     json_t *root = json_object();
-    for (int m = 0; m < SMFW_M_COUNT_; m++) {
+    for (int m = 0; m < smfw_metric_count(); m++) {
         const smfw_stats *s = smfw_results_stat(r, (smfw_metric_id)m);
         if (!s) continue;
         const smfw_metric_info *info = smfw_metric_get((smfw_metric_id)m);

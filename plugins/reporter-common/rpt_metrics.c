@@ -16,11 +16,11 @@ static int rpt_stats_is_distribution(const smfw_stats *s) {
 size_t rpt_metrics_collect(const smfw_results *r, rpt_metric **out) {
     *out = NULL;
     size_t n_extra = smfw_results_extra_count(r);
-    size_t cap = (size_t)SMFW_M_COUNT_ + n_extra;
+    size_t cap = (size_t)smfw_metric_count() + n_extra;
     rpt_metric *m = calloc(cap ? cap : 1, sizeof *m);
     if (!m) return (size_t)-1;
     size_t n = 0;
-    for (int id = 0; id < (int)SMFW_M_COUNT_; id++) {
+    for (int id = 0; id < smfw_metric_count(); id++) {
         const smfw_stats *s = smfw_results_stat(r, (smfw_metric_id)id);
         if (!s) continue;
         const smfw_metric_info *info = smfw_metric_get((smfw_metric_id)id);

@@ -14,7 +14,7 @@ expect_rc() { # expect_rc WANT cmd...
 cd "$work"
 
 expect_rc 0 "$smfw" --version
-grep -q "^smfw [0-9]\+\.[0-9]\+\.[0-9]\+ (plugin ABI 1\.[0-9]\+)$" out || fail "--version: $(cat out)"
+grep -q "^smfw [0-9]\+\.[0-9]\+\.[0-9]\+ (plugin ABI 2\.[0-9]\+)$" out || fail "--version: $(cat out)"
 expect_rc 0 "$smfw" help
 for c in run plugins config version help; do grep -q "^  $c " out || fail "help lacks $c"; done
 expect_rc 1 "$smfw"
@@ -64,9 +64,9 @@ diff <(sed -n 's/^#\([a-z_0-9]*\) = .*/\1/p' template.conf | sort) \
 
 # Plugins: every module found is listed with its ABI; a refused one makes it exit 1.
 expect_rc 0 "$smfw" plugins
-grep -Eq "^backend +direct +[^ ]+ +1\.[0-9]+ " out || fail "plugins lacks the direct backend"
+grep -Eq "^backend +direct +[^ ]+ +2\.[0-9]+ " out || fail "plugins lacks the direct backend"
 grep -Eq "^reporter +json " out || fail "plugins lacks the json reporter"
 expect_rc 1 "$smfw" plugins --plugin-path "$SMFW_BUILD_DIR/tests/bad-plugins"
-grep -q "smfw_backend_wrongabi.so refused: it was built for plugin ABI 99.0 but this smfw provides ABI 1." out ||
+grep -q "smfw_backend_wrongabi.so refused: it was built for plugin ABI 99.0 but this smfw provides ABI 2." out ||
   fail "wrong-ABI refusal: $(cat out)"
 echo "cli basics: 1 passed, 0 failed"

@@ -27,6 +27,20 @@ export PKG_CONFIG_LIBDIR="$(dirname "$pc")" PKG_CONFIG_PATH="" PKG_CONFIG_SYSROO
 cflags=$(pkg-config --cflags smfw)
 case "$cflags" in *"$stage"*) ;; *) fail "pkg-config --cflags smfw gave '$cflags', not the install" ;; esac
 echo "installed under $prefix; pkg-config: $cflags $(pkg-config --libs smfw)"
+# The header split: the plugin SDK in include/smfw, the program's unstable API apart.
+for h in app capacity compare merge results_layout; do
+    [ ! -e "$prefix/include/smfw/$h.h" ] || fail "program header $h.h installed with the plugin SDK"
+    [ -s "$prefix/include/smfw-program/smfw/$h.h" ] || fail "program header $h.h not installed apart"
+done
+for h in smfw plugin backend dataset reporter command results run_set config log buf clock json_view; do
+    [ -s "$prefix/include/smfw/$h.h" ] || fail "SDK header $h.h not installed"
+done
+pcflags=$(pkg-config --cflags smfw-program)
+case "$pcflags" in *"$stage"*/include/smfw-program*) ;; *) fail "pkg-config --cflags smfw-program gave '$pcflags'" ;; esac
+pkg-config --print-variables smfw-program >/dev/null && pkg-config --modversion smfw-program >/dev/null ||
+    fail "smfw-program.pc unusable"
+grep -q "UNSTABLE" "$(dirname "$pc")/smfw-program.pc" || fail "smfw-program.pc does not say it is unstable"
+echo "SDK headers in include/smfw; app.h, capacity.h, compare.h, merge.h, results_layout.h in include/smfw-program (unstable)"
 # libsmfw resolves AWS endpoints from the installed rule sets (docs/aws.md).
 for f in partitions.json sagemaker-runtime/2017-05-13/endpoint-rule-set-1.json LICENSE.txt; do
     [ -s "$prefix/share/smfw/aws/$f" ] || fail "share/smfw/aws/$f not installed"
@@ -48,7 +62,7 @@ ls "$work/reporter-hello/smfw_reporter_hello.so" "$work/dataset-csv/smfw_dataset
 # 3. The installed smfw finds them.
 export SMFW_PLUGIN_PATH="$work/reporter-hello:$work/dataset-csv"
 SMFW="$prefix/bin/smfw"
-# built against the installed SDK, so they carry its ABI ("smfw 0.1.0 (plugin ABI 1.1)")
+# built against the installed SDK, so they carry its ABI ("smfw 0.1.0 (plugin ABI 2.0)")
 abi=$("$SMFW" version | sed -E 's/.*plugin ABI ([0-9]+)\.([0-9]+)\).*/\1\\.\2/')
 "$SMFW" plugins >"$work/plugins.txt" 2>&1 || { cat "$work/plugins.txt"; fail "smfw plugins"; }
 grep -Eq "^reporter +hello +1\.0\.0 +$abi +$work/reporter-hello/smfw_reporter_hello\.so" \

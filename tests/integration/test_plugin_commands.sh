@@ -74,7 +74,7 @@ expect_rc 1 "$smfw" plugins
 grep -q "refused: .*/bad/smfw_command_dupe.so refused: its command \"greet\" is already provided by .*/good/smfw_command_fixture.so" out || fail "dupe: $(cat out)"
 grep -q "smfw_command_clash.so refused: its command \"run\" is a built-in command of smfw" out ||
   fail "clash: $(cat out)"
-grep -q "smfw_command_oldabi.so refused: .*commands arrived with ABI 1.1" out || fail "oldabi: $(cat out)"
+grep -q "smfw_command_oldabi.so refused: it was built for plugin ABI 1.0 but this smfw provides ABI 2\." out || fail "oldabi: $(cat out)"
 grep -q "smfw_command_nomain.so refused: its command \"greet\" has a NULL summary, usage or main" out ||
   fail "nomain: $(cat out)"
 grep -q "^command   fixture " out || fail "fixture not listed: $(cat out)"

@@ -13,7 +13,7 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 "$SMFW" plugins >"$work/plugins.txt" 2>&1 || { cat "$work/plugins.txt"; fail "smfw plugins"; }
-# the bundled reporters carry the program's plugin ABI ("smfw 0.1.0 (plugin ABI 1.1)")
+# the bundled reporters carry the program's plugin ABI ("smfw 0.1.0 (plugin ABI 2.0)")
 abi=$("$SMFW" version | sed -E 's/.*plugin ABI ([0-9]+)\.([0-9]+)\).*/\1\\.\2/')
 for r in csv html json markdown; do
     grep -Eq "^reporter +$r +[0-9.]+ +$abi +$SMFW_BUILD_DIR/plugins/smfw_reporter_$r\.so" \

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <smfw/results_layout.h>
+
 #include "cloudwatch.h"
 
 static int has_finding(const smfw_cw_report *r, const char *needle) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/compare.h>
 
 #include "smfw_test.h"

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/results.h>
 
 static void add_error(smfw_results *r, smfw_error_class cls, int code, const char *type,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/merge.h>
 #include <smfw/shard.h>
 

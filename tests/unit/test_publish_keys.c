@@ -9,6 +9,8 @@
 #include <jansson.h>
 #include <string.h>
 
+#include <smfw/results_layout.h>
+
 #include "model_registry.h"
 #include "publish_keys.h"
 

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/results.h>
 
 #include "smfw_test.h"

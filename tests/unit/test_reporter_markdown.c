@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/results.h>
 
 #include "smfw_test.h"

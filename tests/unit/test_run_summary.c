@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <smfw/results_layout.h>
 #include <smfw/app.h>
 
 #include "smfw_test.h"

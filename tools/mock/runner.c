@@ -16,6 +16,7 @@
 #include "jobs.h"
 #include "workload_params.h"
 
+#include <smfw/results_layout.h>
 #include <smfw/app.h>
 #include <smfw/log.h>
 
