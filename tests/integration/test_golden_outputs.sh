@@ -4,7 +4,8 @@
 #   * `smfw results --local DIR --report=json,csv,markdown,html` on each AIPerf
 #     fixture bundle: the reporters' files and the printed text;
 #   * `smfw merge` of a recorded smfw-mock run (its per-request records): the
-#     recomputed AIPerf JSON/CSV, the rewritten records, summary.md and report.html.
+#     recomputed AIPerf JSON/CSV, the rewritten records, summary.md and report.html;
+#   * `smfw sweep --from` of three saved levels: sweep.{md,csv,json,html} and the decision.
 # Any difference fails with a diff. A change that is meant to alter an output is
 # committed together with the regenerated files:  SMFW_UPDATE_GOLDEN=1 ctest -R golden
 set -euo pipefail
@@ -62,6 +63,28 @@ rc=0
 echo "$rc" >merge-mock-run/exit_code
 compare merge-mock-run
 
+# A sweep analysed from saved levels (the qwen bundles as concurrency_1/2/4): the sweep's
+# four reports and the printed decision; once with a price from the table, a met SLO and
+# goodput, once with a knee (--knee-threshold 70%) below which the SLOs bind.
+sweep_case() { # NAME ARGS...
+    local name=$1
+    shift
+    mkdir -p "$name/levels"
+    for n in 1 2 4; do
+        cp -a "$SMFW_TESTDATA_DIR/aiperf/2025-11-qwen3-0.6b-concurrency-sweep/qwen_concurrency$n" \
+            "$name/levels/concurrency_$n"
+    done
+    rc=0
+    (cd "$name/levels" && "$SMFW" sweep --from . "$@" >../stdout.txt 2>../stderr.txt) || rc=$?
+    echo "$rc" >"$name/exit_code"
+    rm -rf "$name"/levels/concurrency_* # inputs, not outputs
+    compare "$name"
+}
+sweep_case sweep-priced --instance-type ml.g5.xlarge --slo ttft_p95=200ms \
+    --goodput time_to_first_token:150 --duty-cycle 0.5
+sweep_case sweep-knee --price-per-hour 2.5 --slo ttft_p95=40ms --goodput time_to_first_token:33 \
+    --knee-threshold 70%
+
 [ "${SMFW_UPDATE_GOLDEN:-0}" = 1 ] && exit 0
-echo "golden: $((6 - failed)) passed, $failed failed ($checked files)"
+echo "golden: $((8 - failed)) passed, $failed failed ($checked files)"
 [ "$failed" = 0 ]
