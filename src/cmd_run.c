@@ -18,6 +18,7 @@ typedef struct run_args {
     double cloudwatch_wait_s;
     const char *variant;
     int pin;
+    int suspend; /* --suspend-scaling */
 } run_args;
 
 static const smfw_cli_option run_options[] = {
@@ -29,7 +30,10 @@ static const smfw_cli_option run_options[] = {
      "production variant for CloudWatch and --pin-capacity (AllTraffic)"},
     {"pin-capacity", no_argument, 0, NULL,
      "hold the scalable target at its current count for the run (MinCapacity = MaxCapacity), "
-     "restored after it (capacity.md)"}};
+     "restored after it (capacity.md)"},
+    {"suspend-scaling", no_argument, 0, NULL,
+     "with --pin-capacity: also suspend the target's dynamic scaling (SuspendedState), the "
+     "original restored after it"}};
 
 static int run_option(void *user, const char *name, const char *value) {
     run_args *a = user;
@@ -37,6 +41,8 @@ static int run_option(void *user, const char *name, const char *value) {
         a->cloudwatch = 1;
     else if (strcmp(name, "pin-capacity") == 0)
         a->pin = 1;
+    else if (strcmp(name, "suspend-scaling") == 0)
+        a->suspend = 1;
     else if (strcmp(name, "variant") == 0)
         a->variant = value;
     else if (strcmp(name, "cloudwatch-wait") == 0 &&
@@ -49,7 +55,7 @@ static int run_option(void *user, const char *name, const char *value) {
 
 static int run_main(int argc, char **argv) {
     smfw_cli cli;
-    run_args args = {0, 0, NULL, 0};
+    run_args args = {0, 0, NULL, 0, 0};
     int rc = smfw_cli_setup(&smfw_command_run, argc, argv, run_options,
                             sizeof run_options / sizeof run_options[0], run_option, &args, 1, &cli);
     if (rc >= 0) {
@@ -59,6 +65,10 @@ static int run_main(int argc, char **argv) {
     if (cli.n_positional) {
         smfw_log(SMFW_LOG_ERROR, NULL, "unexpected argument \"%s\" (see `smfw run --help`)",
                  cli.positional[0]);
+        smfw_cli_cleanup(&cli);
+        return 1;
+    }
+    if (smfw_cli_pin_flags_check(args.pin, args.suspend) != 0) {
         smfw_cli_cleanup(&cli);
         return 1;
     }
@@ -89,7 +99,7 @@ static int run_main(int argc, char **argv) {
         return 1;
     }
     /* Pinned before anything else can fail, so every later exit passes the unpin. */
-    if (args.pin && (rc = smfw_cli_pin_capacity(&cli, args.variant, "pin")) != 0) {
+    if (args.pin && (rc = smfw_cli_pin_capacity(&cli, args.variant, "pin", args.suspend)) != 0) {
         smfw_cli_cleanup(&cli);
         return rc;
     }
@@ -98,7 +108,7 @@ static int run_main(int argc, char **argv) {
         snprintf(tmp_root, sizeof tmp_root, "%s/smfw-s3-XXXXXX", t && *t ? t : "/tmp");
         if (!mkdtemp(tmp_root)) {
             smfw_log(SMFW_LOG_ERROR, NULL, "cannot create a temporary folder for %s", s3_uri);
-            if (args.pin) smfw_cli_pin_capacity(&cli, args.variant, "unpin");
+            if (args.pin) smfw_cli_pin_capacity(&cli, args.variant, "unpin", 0);
             smfw_cli_cleanup(&cli);
             return 1;
         }
@@ -107,7 +117,7 @@ static int run_main(int argc, char **argv) {
         if (smfw_results_s3_mirror_start(cli.cfg, s3_uri, tmp_dir, &mirror, &err) != SMFW_OK) {
             rmdir(tmp_root);
             rc = smfw_cli_fail(&err);
-            if (args.pin) smfw_cli_pin_capacity(&cli, args.variant, "unpin");
+            if (args.pin) smfw_cli_pin_capacity(&cli, args.variant, "unpin", 0);
             smfw_cli_cleanup(&cli);
             return rc;
         }
@@ -118,7 +128,7 @@ static int run_main(int argc, char **argv) {
     smfw_status st = smfw_run_execute(cli.reg, cli.cfg, &opts, &results, &dir, &err);
     smfw_cli_progress_end();
     /* Right after the load (Ctrl-C included), before reports and uploads. */
-    int unpin_rc = args.pin ? smfw_cli_pin_capacity(&cli, args.variant, "unpin") : 0;
+    int unpin_rc = args.pin ? smfw_cli_pin_capacity(&cli, args.variant, "unpin", 0) : 0;
     if (s3_uri) {
         smfw_error uerr;
         smfw_error_clear(&uerr);

@@ -35,7 +35,8 @@ typedef struct sweep_args {
     long initial_warmup;
     int cloudwatch;
     double cloudwatch_wait_s;
-    int pin; /* --pin-capacity */
+    int pin;     /* --pin-capacity */
+    int suspend; /* --suspend-scaling */
     int bad;
 } sweep_args;
 
@@ -76,6 +77,9 @@ static const smfw_cli_option sweep_options[] = {
     {"pin-capacity", no_argument, 0, NULL,
      "hold the scalable target at its current count for the sweep (MinCapacity = MaxCapacity), "
      "restored after it (capacity.md)"},
+    {"suspend-scaling", no_argument, 0, NULL,
+     "with --pin-capacity: also suspend the target's dynamic scaling (SuspendedState), the "
+     "original restored after it"},
 };
 
 static int parse_fraction_pct(const char *text, double *out) {
@@ -181,6 +185,8 @@ static int sweep_option(void *user, const char *name, const char *value) {
         a->variant = value;
     } else if (strcmp(name, "pin-capacity") == 0) {
         a->pin = 1;
+    } else if (strcmp(name, "suspend-scaling") == 0) {
+        a->suspend = 1;
     }
     return 0;
 }
@@ -518,7 +524,7 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
     opts.cancel = smfw_cli_install_cancel_handler();
     opts.progress = smfw_cli_progress;
     if (a->pin && !dry_run) { /* a dry run sends no load: nothing to pin */
-        if ((rc = smfw_cli_pin_capacity(cli, a->variant, "pin")) != 0) goto out;
+        if ((rc = smfw_cli_pin_capacity(cli, a->variant, "pin", a->suspend)) != 0) goto out;
         pinned = 1;
     }
     int64_t t_start = smfw_now_wall_ns(), sent = 0;
@@ -647,7 +653,7 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
     /* Right after the load (Ctrl-C included), before the analysis. */
     if (pinned) {
         pinned = 0;
-        int urc = smfw_cli_pin_capacity(cli, a->variant, "unpin");
+        int urc = smfw_cli_pin_capacity(cli, a->variant, "unpin", 0);
         if (urc && !rc) rc = urc;
     }
     if (!s->n) {
@@ -665,7 +671,7 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
                             smfw_now_wall_ns(), runs_levels ? -1 : sent, cli->verbosity < 0);
 out:
     if (pinned) {
-        int urc = smfw_cli_pin_capacity(cli, a->variant, "unpin");
+        int urc = smfw_cli_pin_capacity(cli, a->variant, "unpin", 0);
         if (urc && !rc) rc = urc;
     }
     smfw_run_set_free(s);
@@ -686,6 +692,8 @@ static int sweep_main(int argc, char **argv) {
         if (cli.n_positional) {
             smfw_log(SMFW_LOG_ERROR, NULL, "unexpected argument \"%s\" (see `smfw sweep --help`)",
                      cli.positional[0]);
+            rc = 1;
+        } else if (smfw_cli_pin_flags_check(a.pin, a.suspend) != 0) {
             rc = 1;
         } else if (a.n_compare) {
             rc = compare_instances(&a, cli.cfg);

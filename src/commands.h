@@ -141,10 +141,18 @@ void smfw_cli_cloudwatch(const smfw_cli *cli, const char *variant, double wait_s
 /**
  * `--pin-capacity` on run and sweep: run the `autoscaling` command's `action`
  * ("pin" before the load, "unpin" after it, Ctrl-C included) for the configured
- * endpoint (variant NULL = AllTraffic) or inference component. Returns its exit
+ * endpoint (variant NULL = AllTraffic) or inference component; `suspend`
+ * (--suspend-scaling, pin only) suspends its dynamic scaling too. Returns its exit
  * code; 1 when no plugin provides the command.
  */
-int smfw_cli_pin_capacity(const smfw_cli *cli, const char *variant, const char *action);
+int smfw_cli_pin_capacity(const smfw_cli *cli, const char *variant, const char *action,
+                          int suspend);
+
+/**
+ * --suspend-scaling without --pin-capacity: the usage error (exit 1) that says so, or 0
+ * when the two agree.
+ */
+int smfw_cli_pin_flags_check(int pin, int suspend);
 
 /** Print an error sentence as "smfw: error: ..." and return the exit code of its status. */
 int smfw_cli_fail(const smfw_error *err);

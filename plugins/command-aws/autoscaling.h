@@ -70,9 +70,31 @@ json_t *aas_policy_request_from_described(const json_t *policy);
 smfw_status aas_call(smfw_aws_client *client, const char *operation, const json_t *request,
                      json_t **response, smfw_error *err);
 
-/** DescribeScalableTargets for t: *found 0 when it is not registered, else its capacities. */
+/** A scalable target's SuspendedState: 1 where that scaling activity is suspended. */
+typedef struct aas_suspended {
+    int dynamic_in;  /**< DynamicScalingInSuspended */
+    int dynamic_out; /**< DynamicScalingOutSuspended */
+    int scheduled;   /**< ScheduledScalingSuspended */
+} aas_suspended;
+
+/** Write "DynamicScalingInSuspended A -> B, DynamicScalingOutSuspended ...,
+ * ScheduledScalingSuspended
+ *  ..." (all three, as the capacities are printed) into buf. */
+void aas_suspended_changes(char *buf, size_t size, const aas_suspended *before,
+                           const aas_suspended *after);
+
+/** The JSON form of a SuspendedState (the model's three members; a new reference). */
+json_t *aas_suspended_json(const aas_suspended *s);
+
+/** Read one: -1 unless v is an object whose members present are booleans (a member absent is
+ *  false, AWS's default). */
+int aas_suspended_from_json(const json_t *v, aas_suspended *out);
+
+/** DescribeScalableTargets for t: *found 0 when it is not registered, else its capacities
+ *  and (suspended not NULL) its SuspendedState (none described: nothing suspended). */
 smfw_status aas_describe_target(smfw_aws_client *client, const aas_target *t, int *found,
-                                int64_t *min_capacity, int64_t *max_capacity, smfw_error *err);
+                                int64_t *min_capacity, int64_t *max_capacity,
+                                aas_suspended *suspended, smfw_error *err);
 
 /** DescribeScalingPolicies for t and one policy name: *policy NULL when there is none. */
 smfw_status aas_describe_policy(smfw_aws_client *client, const aas_target *t, const char *name,
@@ -82,9 +104,11 @@ smfw_status aas_describe_policy(smfw_aws_client *client, const aas_target *t, co
 smfw_status aas_delete_policy(smfw_aws_client *client, const aas_target *t, const char *name,
                               smfw_error *err);
 
-/** RegisterScalableTarget with these capacities (nothing else changed). */
+/** RegisterScalableTarget with these capacities and, when suspended is not NULL, that
+ *  SuspendedState (all three members sent; NULL: left as it is). */
 smfw_status aas_register_target(smfw_aws_client *client, const aas_target *t, int64_t min_capacity,
-                                int64_t max_capacity, smfw_error *err);
+                                int64_t max_capacity, const aas_suspended *suspended,
+                                smfw_error *err);
 
 /* ---- pinning the capacity for a benchmark (autoscaling_pin.c) ---- */
 
@@ -95,21 +119,26 @@ typedef struct aas_pin_result {
     int restored;      /**< restore: 1 when a journaled pin was undone */
     long pid;          /**< the process that pinned (restore) */
     int64_t pinned_at; /**< Unix seconds (restore) */
+    int suspended;     /**< 1 when the SuspendedState was set (pin) or put back (restore) */
+    aas_suspended suspended_before, suspended_after; /**< when suspended */
 } aas_pin_result;
 
 /**
  * Pin: the current count (DescribeEndpoint's CurrentInstanceCount, or
  * DescribeInferenceComponent's RuntimeConfig.CurrentCopyCount), the target's
  * MinCapacity/MaxCapacity journaled at `journal_path` (durably, first), then
- * RegisterScalableTarget with Min = Max = that count. SMFW_ERR_NOT_FOUND when the
- * target is not registered (nothing changed).
+ * RegisterScalableTarget with Min = Max = that count. With `suspend`, the target's
+ * SuspendedState is journaled too and the same call suspends dynamic scaling (in and
+ * out; scheduled scaling as it was). SMFW_ERR_NOT_FOUND when the target is not
+ * registered (nothing changed).
  */
 smfw_status aas_pin(smfw_aws_client *client, const aas_target *t, const char *region,
-                    const char *journal_path, aas_pin_result *out, smfw_error *err);
+                    const char *journal_path, int suspend, aas_pin_result *out, smfw_error *err);
 
 /**
- * Restore the capacities a pin journaled at `journal_path` and remove the journal;
- * out->restored 0 when there was none.
+ * Restore the capacities a pin journaled at `journal_path` (and its SuspendedState when it
+ * journaled one: a pin journaled without one, as before --suspend-scaling, restores only the
+ * capacities) and remove the journal; out->restored 0 when there was none.
  */
 smfw_status aas_unpin(smfw_aws_client *client, const aas_target *t, const char *journal_path,
                       aas_pin_result *out, smfw_error *err);

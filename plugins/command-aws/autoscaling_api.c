@@ -19,7 +19,8 @@ smfw_status aas_call(smfw_aws_client *client, const char *operation, const json_
 }
 
 smfw_status aas_describe_target(smfw_aws_client *client, const aas_target *t, int *found,
-                                int64_t *min_capacity, int64_t *max_capacity, smfw_error *err) {
+                                int64_t *min_capacity, int64_t *max_capacity,
+                                aas_suspended *suspended, smfw_error *err) {
     *found = 0;
     json_t *req = json_pack("{s:s,s:[s],s:s}", "ServiceNamespace", "sagemaker", "ResourceIds",
                             t->resource_id, "ScalableDimension", t->dimension);
@@ -42,9 +43,20 @@ smfw_status aas_describe_target(smfw_aws_client *client, const aas_target *t, in
                                   "MaxCapacity",
                                   t->resource_id);
         }
+        json_t *ss = json_object_get(x, "SuspendedState");
+        aas_suspended state = {0, 0, 0};
+        /* null (moto, for a target never given one) or absent: nothing suspended */
+        if (ss && !json_is_null(ss) && aas_suspended_from_json(ss, &state) != 0) {
+            json_decref(resp);
+            return smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                  "DescribeScalableTargets: the SuspendedState of %s is not an "
+                                  "object of booleans",
+                                  t->resource_id);
+        }
         *found = 1;
         *min_capacity = json_integer_value(lo);
         *max_capacity = json_integer_value(hi);
+        if (suspended) *suspended = state;
         break;
     }
     json_decref(resp);
@@ -86,10 +98,17 @@ smfw_status aas_delete_policy(smfw_aws_client *client, const aas_target *t, cons
 }
 
 smfw_status aas_register_target(smfw_aws_client *client, const aas_target *t, int64_t min_capacity,
-                                int64_t max_capacity, smfw_error *err) {
+                                int64_t max_capacity, const aas_suspended *suspended,
+                                smfw_error *err) {
     json_t *req = json_pack("{s:s,s:s,s:s,s:I,s:I}", "ServiceNamespace", "sagemaker", "ResourceId",
                             t->resource_id, "ScalableDimension", t->dimension, "MinCapacity",
                             (json_int_t)min_capacity, "MaxCapacity", (json_int_t)max_capacity);
+    /* Left out, the service keeps the target's SuspendedState as it is. */
+    if (req && suspended &&
+        json_object_set_new(req, "SuspendedState", aas_suspended_json(suspended)) != 0) {
+        json_decref(req);
+        req = NULL;
+    }
     smfw_status st = aas_call(client, "RegisterScalableTarget", req, NULL, err);
     json_decref(req);
     return st;

@@ -1,7 +1,8 @@
 /*
  * autoscaling_pin.c - hold a scalable target at its current count for a
  * benchmark (MinCapacity = MaxCapacity), or the test measures the scaling
- * policy instead of the instance. The original capacities are journaled,
+ * policy instead of the instance; with --suspend-scaling its policies are
+ * suspended too. The original capacities (and SuspendedState) are journaled,
  * durably, before the change, so whatever ends the benchmark (its end,
  * Ctrl-C, a crash, kill -9) the next command can put them back.
  */
@@ -61,10 +62,11 @@ static smfw_status current_count(smfw_aws_client *c, const aas_target *t, int64_
 }
 
 smfw_status aas_pin(smfw_aws_client *c, const aas_target *t, const char *region,
-                    const char *journal_path, aas_pin_result *out, smfw_error *err) {
+                    const char *journal_path, int suspend, aas_pin_result *out, smfw_error *err) {
     memset(out, 0, sizeof *out);
     int found = 0;
-    smfw_status st = aas_describe_target(c, t, &found, &out->min_before, &out->max_before, err);
+    smfw_status st = aas_describe_target(c, t, &found, &out->min_before, &out->max_before,
+                                         &out->suspended_before, err);
     if (st != SMFW_OK) return st;
     if (!found)
         return smfw_error_set(err, SMFW_ERR_NOT_FOUND,
@@ -72,16 +74,33 @@ smfw_status aas_pin(smfw_aws_client *c, const aas_target *t, const char *region,
                               "there is nothing to pin (drop --pin-capacity)",
                               t->resource_id, t->dimension, region);
     if ((st = current_count(c, t, &out->desired, err)) != SMFW_OK) return st;
+    /* The policies held back too; scheduled actions as they were (one missed while suspended
+     * is not run on resume, so suspending them would lose the owner's schedule). */
+    out->suspended = suspend;
+    out->suspended_after = out->suspended_before;
+    if (suspend) out->suspended_after.dynamic_in = out->suspended_after.dynamic_out = 1;
     json_t *entry = json_pack(
         "{s:i,s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:I}", "smfw_autoscaling_journal", 1, "kind", "pin",
         "region", region, "resource_id", t->resource_id, "scalable_dimension", t->dimension,
         "original_min_capacity", (json_int_t)out->min_before, "original_max_capacity",
         (json_int_t)out->max_before, "pinned_capacity", (json_int_t)out->desired, "pid",
         (json_int_t)getpid(), "pinned_at_unix_s", (json_int_t)(smfw_now_wall_ns() / 1000000000LL));
+    /* Absent (a pin without --suspend-scaling, or one journaled before it existed): the
+     * restore leaves the SuspendedState alone. */
+    if (entry && suspend &&
+        (json_object_set_new(entry, "original_suspended_state",
+                             aas_suspended_json(&out->suspended_before)) != 0 ||
+         json_object_set_new(entry, "pinned_suspended_state",
+                             aas_suspended_json(&out->suspended_after)) != 0)) {
+        json_decref(entry);
+        entry = NULL;
+    }
+    if (!entry) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     st = aas_journal_write(journal_path, entry, err);
     json_decref(entry);
     if (st != SMFW_OK) return st;
-    if ((st = aas_register_target(c, t, out->desired, out->desired, err)) != SMFW_OK) {
+    if ((st = aas_register_target(c, t, out->desired, out->desired,
+                                  suspend ? &out->suspended_after : NULL, err)) != SMFW_OK) {
         unlink(journal_path); /* nothing was changed */
         return st;
     }
@@ -101,8 +120,11 @@ smfw_status aas_unpin(smfw_aws_client *c, const aas_target *t, const char *journ
     out->max_after = int_member(j, "original_max_capacity");
     out->pid = (long)int_member(j, "pid");
     out->pinned_at = int_member(j, "pinned_at_unix_s");
+    json_t *ss = json_object_get(j, "original_suspended_state");
+    out->suspended = ss != NULL;
     if (!kind || strcmp(kind, "pin") != 0 || !rid || strcmp(rid, t->resource_id) != 0 ||
-        out->min_after < 0 || out->max_after < out->min_after) {
+        out->min_after < 0 || out->max_after < out->min_after ||
+        (ss && aas_suspended_from_json(ss, &out->suspended_after) != 0)) {
         json_decref(j);
         return smfw_error_set(err, SMFW_ERR_IO,
                               "%s is not a pin journal of %s (move it away to go on)", journal_path,
@@ -110,14 +132,17 @@ smfw_status aas_unpin(smfw_aws_client *c, const aas_target *t, const char *journ
     }
     json_decref(j);
     int found = 0;
-    st = aas_describe_target(c, t, &found, &out->min_before, &out->max_before, err);
+    st = aas_describe_target(c, t, &found, &out->min_before, &out->max_before,
+                             &out->suspended_before, err);
     if (st == SMFW_OK && !found)
         st = smfw_error_set(err, SMFW_ERR_NOT_FOUND,
                             "%s is no longer a scalable target: its capacities %lld-%lld "
                             "journaled in %s cannot be restored",
                             t->resource_id, (long long)out->min_after, (long long)out->max_after,
                             journal_path);
-    if (st == SMFW_OK) st = aas_register_target(c, t, out->min_after, out->max_after, err);
+    if (st == SMFW_OK)
+        st = aas_register_target(c, t, out->min_after, out->max_after,
+                                 out->suspended ? &out->suspended_after : NULL, err);
     if (st != SMFW_OK) return st;
     out->restored = 1;
     if (unlink(journal_path) != 0)

@@ -25,6 +25,7 @@ typedef struct as_args {
     int64_t out_cooldown, in_cooldown;
     const char *policy, *variant, *journal;
     const char *endpoint, *component;
+    int suspend; /* --suspend-scaling (pin) */
 } as_args;
 
 /* "10%", "0.1" or "10" (a percentage), in [0, 0.9]. */
@@ -94,6 +95,7 @@ static int parse_args(const smfw_command_context *ctx, as_args *a) {
     }
     a->variant = smfw_command_get(ctx, "variant");
     a->journal = smfw_command_get(ctx, "journal");
+    a->suspend = smfw_command_get(ctx, "suspend-scaling") != NULL;
     const smfw_settings *run = smfw_config_section(ctx->config, "run");
     a->endpoint = smfw_settings_get(run, "endpoint");
     a->component = smfw_settings_get(run, "inference_component");
@@ -170,7 +172,7 @@ static int require_target(smfw_aws_client *c, const aas_target *t, const char *r
     smfw_error err;
     smfw_error_clear(&err);
     int found = 0;
-    if (aas_describe_target(c, t, &found, lo, hi, &err) != SMFW_OK) return fail(&err);
+    if (aas_describe_target(c, t, &found, lo, hi, NULL, &err) != SMFW_OK) return fail(&err);
     if (!found) {
         smfw_log(SMFW_LOG_ERROR, NULL,
                  "%s (%s) is not a scalable target in %s: register it first (aws "
@@ -312,11 +314,24 @@ done:
     return rc;
 }
 
+/* "MinCapacity A -> B, MaxCapacity C -> D" and, when the SuspendedState was set or put back,
+ * its three members the same way. */
+static void describe_change(char *buf, size_t size, const aas_pin_result *r) {
+    int n = snprintf(buf, size, "MinCapacity %lld -> %lld, MaxCapacity %lld -> %lld",
+                     (long long)r->min_before, (long long)r->min_after, (long long)r->max_before,
+                     (long long)r->max_after);
+    if (r->suspended && n > 0 && (size_t)n + 2 < size) {
+        snprintf(buf + n, size - (size_t)n, ", ");
+        aas_suspended_changes(buf + n + 2, size - (size_t)n - 2, &r->suspended_before,
+                              &r->suspended_after);
+    }
+}
+
 static void print_capacity(FILE *out, const char *what, const aas_target *t,
                            const aas_pin_result *r) {
-    fprintf(out, "%s %s (%s): MinCapacity %lld -> %lld, MaxCapacity %lld -> %lld\n", what,
-            t->resource_id, t->dimension, (long long)r->min_before, (long long)r->min_after,
-            (long long)r->max_before, (long long)r->max_after);
+    char change[512];
+    describe_change(change, sizeof change, r);
+    fprintf(out, "%s %s (%s): %s\n", what, t->resource_id, t->dimension, change);
 }
 
 /* pin, unpin and restore: the capacity of the target of --endpoint/--inference-component. */
@@ -348,6 +363,7 @@ static int cmd_capacity(const smfw_command_context *ctx, const as_args *a, const
     }
     int is_pin = strcmp(action, "pin") == 0;
     if (j && strcmp(action, "unpin") != 0) {
+        char change[512];
         /* A pin journaled by another process: stale when that process is gone. */
         json_t *pid = json_object_get(j, "pid");
         pid_t p = json_is_integer(pid) ? (pid_t)json_integer_value(pid) : 0;
@@ -363,18 +379,18 @@ static int cmd_capacity(const smfw_command_context *ctx, const as_args *a, const
             rc = fail(&err);
             goto done;
         }
+        describe_change(change, sizeof change, &r);
         SMFW_LOG_WARN(NULL,
                       "%s was still pinned by an earlier smfw (pid %ld) that did not restore it; "
-                      "restored: MinCapacity %lld -> %lld, MaxCapacity %lld -> %lld",
-                      t.resource_id, r.pid, (long long)r.min_before, (long long)r.min_after,
-                      (long long)r.max_before, (long long)r.max_after);
+                      "restored: %s",
+                      t.resource_id, r.pid, change);
     } else if (strcmp(action, "restore") == 0) {
         if (out)
             fprintf(out, "no pin of %s in %s is journaled (%s): nothing to restore\n",
                     t.resource_id, region, path);
     }
     if (is_pin) {
-        if (aas_pin(c, &t, region, path, &r, &err) != SMFW_OK) {
+        if (aas_pin(c, &t, region, path, a->suspend, &r, &err) != SMFW_OK) {
             rc = fail(&err);
             goto done;
         }
@@ -411,6 +427,12 @@ static int autoscaling_main(const smfw_command_context *ctx, int argc, char **ar
         return 1;
     }
     if (parse_args(ctx, &a) != 0) return 1;
+    if (a.suspend && strcmp(sub, "pin") != 0) {
+        smfw_log(SMFW_LOG_ERROR, NULL,
+                 "--suspend-scaling goes with pin (unpin and restore put back what the pin "
+                 "journaled, SuspendedState included)");
+        return 1;
+    }
     int wants_dir = strcmp(sub, "plan") == 0 || strcmp(sub, "apply") == 0;
     if (wants_dir ? argc != 3 : argc > 2) {
         smfw_log(SMFW_LOG_ERROR, NULL, "usage: smfw autoscaling %s%s", sub,
@@ -451,6 +473,9 @@ static const smfw_command_option as_options[] = {
      "where apply saves the policy it replaces (default $XDG_STATE_HOME/smfw/autoscaling)"},
     {"action", 1, "ACTION",
      "the action, for commands that run this one (run/sweep --pin-capacity: pin, unpin)"},
+    {"suspend-scaling", 0, NULL,
+     "pin: also suspend the target's dynamic scaling, in and out (SuspendedState; unpin puts "
+     "the original back)"},
     SMFW_COMMAND_OPTIONS_END};
 
 const smfw_command_def aws_command_autoscaling = {
@@ -461,7 +486,9 @@ const smfw_command_def aws_command_autoscaling = {
     "                         [--scale-out-cooldown 300s] [--scale-in-cooldown 300s]\n"
     "       smfw autoscaling apply RUN_OR_SWEEP_DIR [same options] [--journal DIR]\n"
     "       smfw autoscaling rollback [--endpoint NAME [--variant V] | --inference-component "
-    "IC]\n\n"
+    "IC]\n"
+    "       smfw autoscaling pin [--suspend-scaling] [the same target options]\n"
+    "       smfw autoscaling unpin|restore [the same target options]\n\n"
     "plan prints the PutScalingPolicy request of a target-tracking policy on\n"
     "SageMakerVariantInvocationsPerInstance (SageMakerInferenceComponentInvocationsPerCopy for\n"
     "an inference component): at the folder's operating level (a sweep's knee, as `smfw sweep`\n"
@@ -475,6 +502,9 @@ const smfw_command_def aws_command_autoscaling = {
     "DescribeInferenceComponent), the originals journaled first; unpin puts them back; restore\n"
     "puts back a pin a benchmark left (killed, crashed) and says so. `smfw run --pin-capacity`\n"
     "and `smfw sweep --pin-capacity` pin before the load and unpin after it, Ctrl-C included;\n"
-    "a pin finds and restores a stale one first. See docs/capacity.md.",
+    "a pin finds and restores a stale one first. pin --suspend-scaling (run/sweep\n"
+    "--suspend-scaling) also sets SuspendedState DynamicScalingInSuspended and\n"
+    "DynamicScalingOutSuspended (scheduled scaling as it was), the original journaled with the\n"
+    "capacities and put back with them. See docs/capacity.md.",
     as_options,
     autoscaling_main};
