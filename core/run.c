@@ -340,6 +340,36 @@ smfw_status smfw_reporters_run(const smfw_registry *reg, const smfw_config *cfg,
     return st;
 }
 
+smfw_status smfw_reporters_write_set(const smfw_registry *reg, const smfw_config *cfg,
+                                     const smfw_run_set *set, const char *dir, smfw_error *err) {
+    if (!smfw_run_set_analysis(set))
+        return smfw_error_set(err, SMFW_ERR_USAGE, "the sweep in %s was not analysed", dir);
+    smfw_status first = SMFW_OK;
+    for (size_t i = 0; i < smfw_registry_count(reg); i++) {
+        const smfw_plugin_descriptor *d = smfw_registry_at(reg, i)->desc;
+        if (d->kind != SMFW_PLUGIN_REPORTER) continue;
+        const smfw_reporter_ops *ops = d->ops;
+        if (!SMFW_OPS_HAS(ops, smfw_reporter_ops, write_set) || !ops->write_set) continue;
+        char section[128];
+        snprintf(section, sizeof section, "reporter.%s", d->name);
+        smfw_error e;
+        smfw_error_clear(&e);
+        void *ctx = NULL;
+        smfw_status st = ops->create(smfw_config_section(cfg, section), &ctx, &e);
+        if (st == SMFW_OK) {
+            st = ops->write_set(ctx, set, dir, &e);
+            ops->destroy(ctx);
+        }
+        if (st != SMFW_OK) {
+            SMFW_LOG_ERR("report", "reporter %s failed on the sweep: %s", d->name, e.message);
+            if (first == SMFW_OK)
+                first = smfw_error_set(err, st, "reporter %s failed on the sweep: %s", d->name,
+                                       e.message);
+        }
+    }
+    return first;
+}
+
 static smfw_status parse_goodput(const smfw_config *cfg, smfw_goodput_slo **out, size_t *n,
                                  smfw_error *err) {
     const char *const *items;

@@ -31,6 +31,8 @@ void smfw_run_set_free(smfw_run_set *s) {
     free(s->dir);
     free(s->mode);
     free(s->instance_type);
+    free(s->opt_slos);
+    free(s->opt_goodput_slos);
     free(s);
 }
 
@@ -119,5 +121,26 @@ smfw_status smfw_run_set_analyze(smfw_run_set *s, const smfw_sweep_options *opts
     }
     if (!opts) o.load_is_rate = s->mode && strcmp(s->mode, "request_rate") == 0;
     sort_levels(s);
-    return smfw_sweep_analyze(s->points, s->n, &o, out, err);
+    smfw_status st = smfw_sweep_analyze(s->points, s->n, &o, out, err);
+    if (st != SMFW_OK) return st;
+    /* Kept for the reports (write_set): the SLO arrays copied, the caller's may go. */
+    smfw_slo *slos = o.n_slos ? malloc(o.n_slos * sizeof *slos) : NULL;
+    smfw_goodput_slo *good = o.n_goodput_slos ? malloc(o.n_goodput_slos * sizeof *good) : NULL;
+    if ((o.n_slos && !slos) || (o.n_goodput_slos && !good)) {
+        free(slos);
+        free(good);
+        return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    }
+    if (slos) memcpy(slos, o.slos, o.n_slos * sizeof *slos);
+    if (good) memcpy(good, o.goodput_slos, o.n_goodput_slos * sizeof *good);
+    free(s->opt_slos);
+    free(s->opt_goodput_slos);
+    s->opt_slos = slos;
+    s->opt_goodput_slos = good;
+    o.slos = slos;
+    o.goodput_slos = good;
+    s->opts = o;
+    s->analysis = *out;
+    s->analyzed = 1;
+    return SMFW_OK;
 }

@@ -276,22 +276,30 @@ static int regoodput_levels(const sweep_args *a, smfw_run_set *s) {
     return 0;
 }
 
-static int analyse_and_report(const sweep_args *a, smfw_run_set *s, const char *write_dir,
-                              int quiet) {
+/* Analyse, have every reporter with a write_set render the sweep into write_dir, and print
+ * the decision: sweep.md as the markdown reporter wrote it (one renderer for both). */
+static int analyse_and_report(const smfw_cli *cli, const sweep_args *a, smfw_run_set *s,
+                              const char *write_dir, int quiet) {
     smfw_sweep_options o;
     fill_options(a, s, &o);
     smfw_sweep_analysis an;
     smfw_error err;
     /* The set sorts its levels by load, results and points together. */
     if (smfw_run_set_analyze(s, &o, &an, &err) != SMFW_OK) return smfw_cli_fail(&err);
-    if (!quiet) {
-        char *md = smfw_sweep_markdown(s, &o, &an);
-        if (md) fputs(md, stdout);
-        free(md);
-    }
-    if (write_dir && smfw_sweep_write_reports(s, &o, &an, write_dir, &err) != SMFW_OK)
+    if (smfw_reporters_write_set(cli->reg, cli->cfg, s, write_dir, &err) != SMFW_OK)
         return smfw_cli_fail(&err);
-    if (write_dir && !quiet) fprintf(stdout, "\nReports: %s/sweep.{md,csv,json,html}\n", write_dir);
+    if (!quiet) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/sweep.md", write_dir);
+        FILE *md = fopen(path, "r");
+        if (md) {
+            char buf[8192];
+            size_t k;
+            while ((k = fread(buf, 1, sizeof buf, md)) > 0) fwrite(buf, 1, k, stdout);
+            fclose(md);
+        }
+        fprintf(stdout, "\nReports: %s/sweep.{md,csv,json,html}\n", write_dir);
+    }
     return 0;
 }
 
@@ -663,7 +671,7 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
     }
     if (cli->verbosity >= 0) fputc('\n', stdout);
     {
-        int arc = analyse_and_report(a, s, sweep_dir, cli->verbosity < 0);
+        int arc = analyse_and_report(cli, a, s, sweep_dir, cli->verbosity < 0);
         if (arc && !rc) rc = arc;
     }
     if (a->cloudwatch)
@@ -714,7 +722,7 @@ static int sweep_main(int argc, char **argv) {
                     rc = resolve_price(&a, cli.cfg, s->instance_type, &s->usd_per_hour, src,
                                        sizeof src);
                 if (rc == 0) rc = regoodput_levels(&a, s);
-                if (rc == 0) rc = analyse_and_report(&a, s, a.from, cli.verbosity < 0);
+                if (rc == 0) rc = analyse_and_report(&cli, &a, s, a.from, cli.verbosity < 0);
                 smfw_run_set_free(s);
             }
         } else if (!a.cloudwatch || smfw_cli_cloudwatch_check(&cli) == 0) {

@@ -124,8 +124,11 @@ static const smfw_setting_decl hello_settings[] = {
     SMFW_SETTINGS_END};
 
 static const smfw_reporter_ops hello_ops = {
-    sizeof(smfw_reporter_ops), /* size first: lets smfw grow the table safely */
-    hello_create, hello_write, hello_destroy, NULL /* control: optional */};
+    .size = sizeof(smfw_reporter_ops), /* lets smfw grow the table safely */
+    .create = hello_create,
+    .write = hello_write,
+    .destroy = hello_destroy, /* control and write_set: optional, left NULL */
+};
 
 SMFW_PLUGIN_DEFINE(smfw_reporter_hello, SMFW_PLUGIN_REPORTER, "hello", "1.0.0",
                    "Example: one line per metric, or a webhook-style JSON file", hello_settings,

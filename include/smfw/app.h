@@ -263,6 +263,16 @@ SMFW_API smfw_status smfw_reporters_run(const smfw_registry *reg, const smfw_con
                                         smfw_error *err);
 
 /**
+ * Write a sweep's reports: every loaded reporter plugin with a write_set slot renders the
+ * analysed set (smfw_run_set_analyze() first) into dir, created from its [reporter.NAME]
+ * settings (the bundled ones write sweep.json, sweep.md, sweep.csv and sweep.html). Each
+ * failure is logged with the file; the first is returned, the others still run.
+ */
+SMFW_API smfw_status smfw_reporters_write_set(const smfw_registry *reg, const smfw_config *config,
+                                              const smfw_run_set *set, const char *dir,
+                                              smfw_error *err);
+
+/**
  * Create a new run folder under base (or use `exact` when given). The run
  * folder is picked by mkdir() itself (NAME, NAME-2, ...), so concurrent runs
  * never share one; `exact` must be empty or absent and not a symbolic link.

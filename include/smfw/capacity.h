@@ -1,8 +1,9 @@
 /*
  * capacity.h - turning benchmark results into capacity decisions: metric
  * references ("ttft_p95"), SLOs, instance prices, cost per million output
- * tokens, and a sweep's reports. The analysis of a sweep (the knee, a verdict
- * per level, the autoscaling target) is the SDK's, run_set.h, included here.
+ * tokens, and the layout of a run set. Metric references, SLOs and the
+ * analysis of a sweep (the knee, a verdict per level, the autoscaling target)
+ * are the SDK's, run_set.h, included here.
  *
  * Everything here is plain arithmetic over smfw_results (or numbers given
  * directly), so `smfw sweep`, `smfw compare`, reporters and third-party tools
@@ -27,86 +28,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ---- metric references ("ttft_p95", "output_token_throughput") ------------ */
-
-/** Which statistic of a metric a reference reads. 0..8 are the percentiles p1..p99. */
-typedef enum smfw_stat_ref {
-    SMFW_STAT_REF_P1 = 0,
-    SMFW_STAT_REF_P50 = 4,
-    SMFW_STAT_REF_P90 = 6,
-    SMFW_STAT_REF_P95 = 7,
-    SMFW_STAT_REF_P99 = 8,
-    SMFW_STAT_REF_AVG = 100,
-    SMFW_STAT_REF_MIN = 101,
-    SMFW_STAT_REF_MAX = 102,
-    SMFW_STAT_REF_STD = 103
-} smfw_stat_ref;
-
-/** Pseudo metric id of a reference: errors / (valid + errors), a fraction. */
-#define SMFW_METRIC_REF_ERROR_RATE (-2)
-
-/** One number of a run: a metric (smfw_metric_id or SMFW_METRIC_REF_ERROR_RATE) and a statistic. */
-typedef struct smfw_metric_ref {
-    int metric;
-    smfw_stat_ref stat;
-} smfw_metric_ref;
-
-/**
- * Parse a reference. Accepted forms: an AIPerf tag or alias alone (the
- * average: "output_token_throughput", "request_throughput"), or followed by
- * a statistic after '_', ':' or '.' ("ttft_p95", "time_to_first_token:p99",
- * "request_latency.avg", "itl_p50"). Aliases: ttft, ttst, ttfo, itl, icl,
- * e2e and latency (request_latency), tps and throughput
- * (output_token_throughput), rps (request_throughput), tps_per_user,
- * errors and error_rate. Statistics: avg, mean, min, max, std, p1 p5 p10 p25
- * p50 p75 p90 p95 p99. Single-value metrics only have avg.
- */
-SMFW_API smfw_status smfw_metric_ref_parse(const char *text, smfw_metric_ref *out, smfw_error *err);
-
-/** Canonical text of a reference ("time_to_first_token_p95"); buf of 96 bytes is enough. */
-SMFW_API const char *smfw_metric_ref_name(const smfw_metric_ref *ref, char *buf, size_t size);
-
-/** Short label for tables ("TTFT p95"). */
-SMFW_API const char *smfw_metric_ref_label(const smfw_metric_ref *ref, char *buf, size_t size);
-
-/** Display unit of the referenced number ("ms", "tokens/sec", "fraction"). */
-SMFW_API const char *smfw_metric_ref_unit(const smfw_metric_ref *ref);
-
-/** 1 when a larger value is better (throughputs), 0 when smaller is better (latencies, errors). */
-SMFW_API int smfw_metric_ref_larger_is_better(const smfw_metric_ref *ref);
-
-/** The referenced value of a run, in display units. Returns 1 when present, 0 when not. */
-SMFW_API int smfw_metric_ref_value(const smfw_results *results, const smfw_metric_ref *ref,
-                                   double *value);
-
-/* ---- SLOs ------------------------------------------------------------------ */
-
-/**
- * A service-level objective on one number: a maximum for smaller-is-better
- * numbers (TTFT p95 <= 2000 ms), a minimum for larger-is-better ones.
- */
-typedef struct smfw_slo {
-    smfw_metric_ref ref;
-    double threshold; /**< display units (ms, tokens/s, fraction for error_rate) */
-} smfw_slo;
-
-/**
- * Parse "ttft_p95=2000ms,e2e_p95=30s,error_rate=1%" (also ':', '<=' or
- * '>=' between name and value). Time values accept the suffixes us, ms
- * (default), s and m; error_rate accepts a fraction or a percentage.
- * Appends to the array at *slos (realloc'd; free() it) and its length *n.
- */
-SMFW_API smfw_status smfw_slo_parse_list(const char *text, smfw_slo **slos, size_t *n,
-                                         smfw_error *err);
-
-/**
- * Does a run meet every SLO? Returns 1 yes, 0 no. A number the run does not
- * have fails its SLO. When `failed` is given, the first failed SLO's text
- * ("ttft_p95 2412.5 > 2000") is written into it.
- */
-SMFW_API int smfw_slo_check(const smfw_results *results, const smfw_slo *slos, size_t n,
-                            char *failed, size_t failed_size);
 
 /* ---- prices ---------------------------------------------------------------- */
 
@@ -151,11 +72,12 @@ SMFW_API const char *smfw_price_table_source(const smfw_price_table *table);
 SMFW_API double smfw_cost_per_million_tokens(double usd_per_hour, double tokens_per_s,
                                              double duty_cycle);
 
-/* ---- a sweep's reports (the set's layout is the program's) -------------------- */
+/* ---- the run set's layout (plugins see it opaque) ---------------------------- */
 
 /**
  * A run set (run_set.h) as the program sees it. Plugins get it opaque and use
- * the functions of run_set.h; `smfw sweep` fills and reports it.
+ * the functions of run_set.h; `smfw sweep` fills it, and the reporters' write_set
+ * slots render it.
  */
 struct smfw_run_set {
     char *dir;
@@ -167,20 +89,13 @@ struct smfw_run_set {
     char **level_dirs;      /**< owned, one per level (NULL entries: none) */
     smfw_sweep_point *points;
     size_t n, cap;
+    /* set by smfw_run_set_analyze(): the options (their SLO arrays copied) and the verdict */
+    int analyzed;
+    smfw_sweep_options opts;
+    smfw_slo *opt_slos;
+    smfw_goodput_slo *opt_goodput_slos;
+    smfw_sweep_analysis analysis;
 };
-
-/**
- * Write sweep.json, sweep.md, sweep.csv and sweep.html (the table, the knee
- * and the SLO level marked, throughput vs TTFT p95 chart) into dir.
- */
-SMFW_API smfw_status smfw_sweep_write_reports(const smfw_run_set *sweep,
-                                              const smfw_sweep_options *opts,
-                                              const smfw_sweep_analysis *analysis, const char *dir,
-                                              smfw_error *err);
-
-/** The sweep table as Markdown (malloc'd; free()). */
-SMFW_API char *smfw_sweep_markdown(const smfw_run_set *sweep, const smfw_sweep_options *opts,
-                                   const smfw_sweep_analysis *analysis);
 
 #ifdef __cplusplus
 }

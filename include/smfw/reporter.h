@@ -2,7 +2,8 @@
  * reporter.h - the reporter interface: how results are written.
  *
  * A reporter is created from its settings (section "reporter.<name>"),
- * asked to write the results of a run into the output folder, and destroyed.
+ * asked to write the results of a run into the output folder (and, with a
+ * write_set slot, a sweep's report over its levels), and destroyed.
  * Reporters never know which backend produced the results. A reporter that
  * fails returns an error naming the file it could not write; the core still
  * runs the other reporters.
@@ -12,6 +13,7 @@
 
 #include <smfw/config.h>
 #include <smfw/results.h>
+#include <smfw/run_set.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,6 +38,15 @@ typedef struct smfw_reporter_ops {
 
     /** Optional. Answer SMFW_ERR_UNSUPPORTED for unknown ops. */
     smfw_status (*control)(void *ctx, int op, void *arg);
+
+    /**
+     * Optional. Write the report of a whole sweep (an analysed run set:
+     * smfw_run_set_analysis() is not NULL) into `output_dir`, next to the
+     * levels' folders, under a name of its own (sweep.md, sweep.csv...). The
+     * reporter's per-level files are written by write() in each level's folder.
+     */
+    smfw_status (*write_set)(void *ctx, const smfw_run_set *set, const char *output_dir,
+                             smfw_error *err);
 } smfw_reporter_ops;
 
 #ifdef __cplusplus

@@ -7,10 +7,12 @@
  *
  * Part of the plugin SDK: a backend that runs several levels in one run adds
  * each to the run context's set (backend.h; the core then runs the reporters
- * in each level's folder), and plugins read saved sweeps with
- * smfw_run_set_load_dir(). The set's layout is private (the program's
- * capacity.h); plugins use the functions here. docs/capacity.md explains
- * every rule.
+ * in each level's folder), a reporter renders an analysed set in its
+ * write_set slot (reporter.h: sweep.md, sweep.csv, sweep.json, sweep.html),
+ * and plugins read saved sweeps with smfw_run_set_load_dir(). The set's layout
+ * is private (the program's capacity.h); plugins use the functions here.
+ * Metric references ("ttft_p95") and SLOs, which the analysis judges levels
+ * by, are here too. docs/capacity.md explains every rule.
  *
  * Units: latencies in ms, throughputs in tokens/s or requests/s (AIPerf's
  * display units), prices in USD per instance-hour.
@@ -28,8 +30,85 @@
 extern "C" {
 #endif
 
-/** An SLO (capacity.h: smfw_slo_parse_list()); the analysis checks each level against them. */
-typedef struct smfw_slo smfw_slo;
+/* ---- metric references ("ttft_p95", "output_token_throughput") ------------ */
+
+/** Which statistic of a metric a reference reads. 0..8 are the percentiles p1..p99. */
+typedef enum smfw_stat_ref {
+    SMFW_STAT_REF_P1 = 0,
+    SMFW_STAT_REF_P50 = 4,
+    SMFW_STAT_REF_P90 = 6,
+    SMFW_STAT_REF_P95 = 7,
+    SMFW_STAT_REF_P99 = 8,
+    SMFW_STAT_REF_AVG = 100,
+    SMFW_STAT_REF_MIN = 101,
+    SMFW_STAT_REF_MAX = 102,
+    SMFW_STAT_REF_STD = 103
+} smfw_stat_ref;
+
+/** Pseudo metric id of a reference: errors / (valid + errors), a fraction. */
+#define SMFW_METRIC_REF_ERROR_RATE (-2)
+
+/** One number of a run: a metric (smfw_metric_id or SMFW_METRIC_REF_ERROR_RATE) and a statistic. */
+typedef struct smfw_metric_ref {
+    int metric;
+    smfw_stat_ref stat;
+} smfw_metric_ref;
+
+/**
+ * Parse a reference. Accepted forms: an AIPerf tag or alias alone (the
+ * average: "output_token_throughput", "request_throughput"), or followed by
+ * a statistic after '_', ':' or '.' ("ttft_p95", "time_to_first_token:p99",
+ * "request_latency.avg", "itl_p50"). Aliases: ttft, ttst, ttfo, itl, icl,
+ * e2e and latency (request_latency), tps and throughput
+ * (output_token_throughput), rps (request_throughput), tps_per_user,
+ * errors and error_rate. Statistics: avg, mean, min, max, std, p1 p5 p10 p25
+ * p50 p75 p90 p95 p99. Single-value metrics only have avg.
+ */
+SMFW_API smfw_status smfw_metric_ref_parse(const char *text, smfw_metric_ref *out, smfw_error *err);
+
+/** Canonical text of a reference ("time_to_first_token_p95"); buf of 96 bytes is enough. */
+SMFW_API const char *smfw_metric_ref_name(const smfw_metric_ref *ref, char *buf, size_t size);
+
+/** Short label for tables ("TTFT p95"). */
+SMFW_API const char *smfw_metric_ref_label(const smfw_metric_ref *ref, char *buf, size_t size);
+
+/** Display unit of the referenced number ("ms", "tokens/sec", "fraction"). */
+SMFW_API const char *smfw_metric_ref_unit(const smfw_metric_ref *ref);
+
+/** 1 when a larger value is better (throughputs), 0 when smaller is better (latencies, errors). */
+SMFW_API int smfw_metric_ref_larger_is_better(const smfw_metric_ref *ref);
+
+/** The referenced value of a run, in display units. Returns 1 when present, 0 when not. */
+SMFW_API int smfw_metric_ref_value(const smfw_results *results, const smfw_metric_ref *ref,
+                                   double *value);
+
+/* ---- SLOs ------------------------------------------------------------------ */
+
+/**
+ * A service-level objective on one number: a maximum for smaller-is-better
+ * numbers (TTFT p95 <= 2000 ms), a minimum for larger-is-better ones.
+ */
+typedef struct smfw_slo {
+    smfw_metric_ref ref;
+    double threshold; /**< display units (ms, tokens/s, fraction for error_rate) */
+} smfw_slo;
+
+/**
+ * Parse "ttft_p95=2000ms,e2e_p95=30s,error_rate=1%" (also ':', '<=' or
+ * '>=' between name and value). Time values accept the suffixes us, ms
+ * (default), s and m; error_rate accepts a fraction or a percentage.
+ * Appends to the array at *slos (realloc'd; free() it) and its length *n.
+ */
+SMFW_API smfw_status smfw_slo_parse_list(const char *text, smfw_slo **slos, size_t *n,
+                                         smfw_error *err);
+
+/**
+ * Does a run meet every SLO? Returns 1 yes, 0 no. A number the run does not
+ * have fails its SLO. When `failed` is given, the first failed SLO's text
+ * ("ttft_p95 2412.5 > 2000") is written into it.
+ */
+SMFW_API int smfw_slo_check(const smfw_results *results, const smfw_slo *slos, size_t n,
+                            char *failed, size_t failed_size);
 
 /* ---- autoscaling ------------------------------------------------------------- */
 
@@ -224,6 +303,52 @@ SMFW_API smfw_status smfw_run_set_analyze(smfw_run_set *set, const smfw_sweep_op
  * the sweep that wrote it left it out of its analysis.
  */
 SMFW_API smfw_status smfw_run_set_load_dir(const char *dir, smfw_run_set **out, smfw_error *err);
+
+/* ---- what the reports of a set read (after smfw_run_set_analyze()) ---------- */
+
+/** The sentence every sweep report ends with: the benchmark measures the instance only while
+ *  the scalable target is pinned. */
+#define SMFW_AUTOSCALING_PIN_REMINDER                                                              \
+    "pin MinCapacity = MaxCapacity on the scalable target while benchmarking, or the test "        \
+    "measures the scaling policy instead of the instance"
+
+/** The options of the last smfw_run_set_analyze() (SLO arrays owned by the set), or NULL. */
+SMFW_API const smfw_sweep_options *smfw_run_set_options(const smfw_run_set *set);
+
+/** The verdict of the last smfw_run_set_analyze(), or NULL before one. */
+SMFW_API const smfw_sweep_analysis *smfw_run_set_analysis(const smfw_run_set *set);
+
+/** The instance price of the set in USD per hour (0 = unknown) and its duty cycle (1 = unknown). */
+SMFW_API double smfw_run_set_usd_per_hour(const smfw_run_set *set);
+SMFW_API double smfw_run_set_duty_cycle(const smfw_run_set *set);
+
+/** 1 when the levels are request rates (mode "request_rate"), 0 for concurrencies. */
+SMFW_API int smfw_run_set_is_rate(const smfw_run_set *set);
+
+/** The goodput share the SLO knee needs: the options' slo_attainment, else the default. */
+SMFW_API double smfw_run_set_slo_attainment(const smfw_run_set *set);
+
+/**
+ * The SLO knee of an analysed set (smfw_sweep_slo_knee()) when its reports show goodput (a
+ * level carries goodput, or goodput SLOs were given), else -3: nothing to show.
+ */
+SMFW_API int smfw_run_set_slo_knee(const smfw_run_set *set);
+
+/** How the SLO knee sits against the throughput knee, in words, or NULL without an SLO knee. */
+SMFW_API const char *smfw_run_set_slo_knee_relation(const smfw_run_set *set);
+
+/** Level i's verdict and marks ("healthy, highest within SLO, SLO knee, recommended"). */
+SMFW_API void smfw_run_set_level_marks(const smfw_run_set *set, size_t i, char *buf, size_t size);
+
+/**
+ * The decision in words, one line each (knee, SLO level, SLO knee, operating point, cost,
+ * autoscaling target, the pin reminder), every line starting with `bullet` ("- " for
+ * Markdown, "" for lines to escape elsewhere). malloc'd; NULL without memory or analysis.
+ */
+SMFW_API char *smfw_run_set_summary(const smfw_run_set *set, const char *bullet);
+
+/** One goodput SLO in AIPerf's form ("time_to_first_token:100"). */
+SMFW_API void smfw_goodput_slo_text(const smfw_goodput_slo *slo, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,7 @@
 #include <smfw/results.h>
 
 #include "../reporter-common/rpt.h"
+#include "csv_sweep.h"
 
 #define CSV_REPORTER_FILE "profile_export_aiperf.csv"
 
@@ -140,8 +141,13 @@ static const smfw_setting_decl csv_reporter_settings[] = {
      "add AIPerf 0.8+'s sum column after max when the statistics carry sums", NULL, NULL, 0, NULL},
     SMFW_SETTINGS_END};
 
-static const smfw_reporter_ops csv_reporter_ops = {sizeof(smfw_reporter_ops), csv_reporter_create,
-                                                   csv_reporter_write, csv_reporter_destroy, NULL};
+static const smfw_reporter_ops csv_reporter_ops = {
+    .size = sizeof(smfw_reporter_ops),
+    .create = csv_reporter_create,
+    .write = csv_reporter_write,
+    .destroy = csv_reporter_destroy,
+    .write_set = csv_sweep_write,
+};
 
 SMFW_PLUGIN_DEFINE(smfw_reporter_csv, SMFW_PLUGIN_REPORTER, "csv", SMFW_VERSION_STRING,
                    "profile_export_aiperf.csv in AIPerf's layout (CRLF, sections, 2 decimals)",

@@ -22,6 +22,7 @@
 #include <smfw/results.h>
 
 #include "../reporter-common/rpt.h"
+#include "html_sweep.h"
 #include "html_data.h"
 #include "html_svg.h"
 
@@ -444,9 +445,13 @@ static const smfw_setting_decl html_reporter_settings[] = {
      "add the sweep chart when sub-folders hold the runs of a sweep", NULL, NULL, 0, NULL},
     SMFW_SETTINGS_END};
 
-static const smfw_reporter_ops html_reporter_ops = {sizeof(smfw_reporter_ops), html_reporter_create,
-                                                    html_reporter_write, html_reporter_destroy,
-                                                    NULL};
+static const smfw_reporter_ops html_reporter_ops = {
+    .size = sizeof(smfw_reporter_ops),
+    .create = html_reporter_create,
+    .write = html_reporter_write,
+    .destroy = html_reporter_destroy,
+    .write_set = html_sweep_write,
+};
 
 SMFW_PLUGIN_DEFINE(smfw_reporter_html, SMFW_PLUGIN_REPORTER, "html", SMFW_VERSION_STRING,
                    "report.html: self-contained page with the headline table and SVG charts",

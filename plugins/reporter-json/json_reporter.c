@@ -20,6 +20,7 @@
 #include <smfw/results.h>
 
 #include "../reporter-common/rpt.h"
+#include "json_sweep.h"
 
 #define JSON_REPORTER_FILE "profile_export_aiperf.json"
 
@@ -271,9 +272,13 @@ static const smfw_setting_decl json_reporter_settings[] = {
      0, NULL},
     SMFW_SETTINGS_END};
 
-static const smfw_reporter_ops json_reporter_ops = {sizeof(smfw_reporter_ops), json_reporter_create,
-                                                    json_reporter_write, json_reporter_destroy,
-                                                    NULL};
+static const smfw_reporter_ops json_reporter_ops = {
+    .size = sizeof(smfw_reporter_ops),
+    .create = json_reporter_create,
+    .write = json_reporter_write,
+    .destroy = json_reporter_destroy,
+    .write_set = json_sweep_write,
+};
 
 SMFW_PLUGIN_DEFINE(smfw_reporter_json, SMFW_PLUGIN_REPORTER, "json", SMFW_VERSION_STRING,
                    "profile_export_aiperf.json in AIPerf's schema, plus an \"smfw\" object",

@@ -16,6 +16,7 @@
 #include <smfw/results.h>
 
 #include "../reporter-common/rpt.h"
+#include "markdown_sweep.h"
 
 #define MARKDOWN_REPORTER_FILE "summary.md"
 #define MARKDOWN_MAX_COLS      6
@@ -353,8 +354,12 @@ static const smfw_setting_decl markdown_reporter_settings[] = {
     SMFW_SETTINGS_END};
 
 static const smfw_reporter_ops markdown_reporter_ops = {
-    sizeof(smfw_reporter_ops), markdown_reporter_create, markdown_reporter_write,
-    markdown_reporter_destroy, NULL};
+    .size = sizeof(smfw_reporter_ops),
+    .create = markdown_reporter_create,
+    .write = markdown_reporter_write,
+    .destroy = markdown_reporter_destroy,
+    .write_set = markdown_sweep_write,
+};
 
 SMFW_PLUGIN_DEFINE(smfw_reporter_markdown, SMFW_PLUGIN_REPORTER, "markdown", SMFW_VERSION_STRING,
                    "summary.md: run header, headline table, errors, verdict and files",

@@ -59,6 +59,47 @@ START_TEST(good_fixture_plugin_runs_through_the_core) {
 }
 END_TEST
 
+/* A sweep's reports: every loaded reporter with a write_set renders the analysed set. */
+START_TEST(write_set_renders_an_analysed_sweep) {
+    const char *dirs[] = {SMFW_GOOD_PLUGIN_DIR};
+    smfw_registry *reg = NULL;
+    smfw_error err;
+    ck_assert_int_eq(smfw_registry_load(dirs, 1, &reg, &err), SMFW_OK);
+    smfw_config *cfg = NULL;
+    ck_assert_int_eq(smfw_config_new(reg, &cfg, &err), SMFW_OK);
+    char tmpl[] = "/tmp/smfw-set-XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    smfw_run_set *set = smfw_run_set_new("concurrency", dir);
+    const double load[] = {4, 1, 2}, tps[] = {300, 100, 190};
+    for (int i = 0; i < 3; i++) {
+        smfw_results *r = smfw_results_new();
+        smfw_stats_single(&r->stats[SMFW_M_OUTPUT_TOKEN_THROUGHPUT], tps[i]);
+        smfw_stats_single(&r->stats[SMFW_M_REQUEST_THROUGHPUT], load[i]);
+        smfw_stats_single(&r->stats[SMFW_M_REQUEST_LATENCY], 1000);
+        smfw_stats_single(&r->stats[SMFW_M_REQUEST_COUNT], 10);
+        ck_assert_int_eq(smfw_run_set_add(set, r, load[i], NULL, &err), SMFW_OK);
+    }
+    /* Not analysed yet: refused, nothing written. */
+    ck_assert_int_eq(smfw_reporters_write_set(reg, cfg, set, dir, &err), SMFW_ERR_USAGE);
+    smfw_sweep_analysis an;
+    ck_assert_int_eq(smfw_run_set_analyze(set, NULL, &an, &err), SMFW_OK);
+    ck_assert_int_eq(smfw_reporters_write_set(reg, cfg, set, dir, &err), SMFW_OK);
+    char path[256], line[128] = "";
+    snprintf(path, sizeof path, "%s/sweep_fixture.txt", dir);
+    FILE *fp = fopen(path, "r");
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, fp));
+    fclose(fp);
+    /* Still scaling at 4 (no knee): the highest level is the operating one. */
+    ck_assert_str_eq(line, "levels=3 knee=-1 operating=4\n");
+    remove(path);
+    rmdir(dir);
+    smfw_run_set_free(set);
+    smfw_config_free(cfg);
+    smfw_registry_free(reg);
+}
+END_TEST
+
 static const char *find_refusal(smfw_registry *reg, const char *needle) {
     for (size_t i = 0; i < smfw_registry_refused_count(reg); i++)
         if (strstr(smfw_registry_refused(reg, i), needle)) return smfw_registry_refused(reg, i);
@@ -214,6 +255,7 @@ int main(void) {
     tcase_add_test(tc, loads_real_plugins_from_build_tree);
     tcase_add_test(tc, good_fixture_plugin_runs_through_the_core);
     tcase_add_test(tc, refuses_wrong_abi_missing_symbol_and_missing_slot);
+    tcase_add_test(tc, write_set_renders_an_analysed_sweep);
     tcase_add_test(tc, non_elf_plugin_is_named_so);
     tcase_add_test(tc, first_folder_wins_and_env_path_is_searched_first);
     tcase_add_test(tc, command_plugins_load_and_bad_ones_are_refused);

@@ -22,6 +22,7 @@
 #include "../../plugins/reporter-common/rpt_metrics.c"
 #include "../../plugins/reporter-common/rpt_text.c"
 #include "../../plugins/reporter-csv/csv_reporter.c"
+#include "../../plugins/reporter-csv/csv_sweep.c"
 
 #define AIPERF "aiperf/"
 

@@ -24,6 +24,7 @@
 #include "../../plugins/reporter-common/rpt_text.c"
 #include "../../plugins/reporter-html/html_data.c"
 #include "../../plugins/reporter-html/html_reporter.c"
+#include "../../plugins/reporter-html/html_sweep.c"
 #include "../../plugins/reporter-html/html_svg.c"
 
 #define AIPERF "aiperf/"

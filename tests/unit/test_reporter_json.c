@@ -30,6 +30,7 @@
 #include "../../plugins/reporter-common/rpt_metrics.c"
 #include "../../plugins/reporter-common/rpt_text.c"
 #include "../../plugins/reporter-json/json_reporter.c"
+#include "../../plugins/reporter-json/json_sweep.c"
 
 #define AIPERF "aiperf/"
 static const char *const fixtures[] = {

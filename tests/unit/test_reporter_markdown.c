@@ -18,6 +18,7 @@
 #include "../../plugins/reporter-common/rpt_summary.c"
 #include "../../plugins/reporter-common/rpt_text.c"
 #include "../../plugins/reporter-markdown/markdown_reporter.c"
+#include "../../plugins/reporter-markdown/markdown_sweep.c"
 
 #define AIPERF "aiperf/"
 
