@@ -35,10 +35,13 @@ plugins="$work/reporter-hello:$work/dataset-csv:$fixture"
 
 # 2. The library of the next minor: a metric appended. Only what a run needs is built.
 append="$work/append"
+# Sanitized like this build: the command fixture (built with it) then loads into the program.
+sanitize=OFF
+grep -q '^SMFW_SANITIZE:BOOL=ON' "$SMFW_BUILD_DIR/CMakeCache.txt" 2>/dev/null && sanitize=ON
 (
     unset PKG_CONFIG_LIBDIR PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR # the system's libraries
     cmake -S "$SMFW_SOURCE_DIR" -B "$append" -DSMFW_TEST_APPEND_METRIC=ON -DSMFW_BUILD_TESTS=OFF \
-        -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS=-O0 &&
+        -DSMFW_SANITIZE="$sanitize" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS=-O0 &&
         cmake --build "$append" -j2 --target smfw_program smfw_backend_direct smfw_reporter_json
 ) >"$work/append.log" 2>&1 || { tail -30 "$work/append.log"; fail "building the 2.1 library"; }
 "$append/smfw" version | grep -q "plugin ABI 2\.1" || fail "the appended build is not ABI 2.1: $("$append/smfw" version)"
