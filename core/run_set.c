@@ -119,7 +119,7 @@ smfw_status smfw_run_set_analyze(smfw_run_set *s, const smfw_sweep_options *opts
         o.usd_per_hour = s->usd_per_hour;
         if (!(o.duty_cycle > 0)) o.duty_cycle = s->duty_cycle;
     }
-    if (!opts) o.load_is_rate = s->mode && strcmp(s->mode, "request_rate") == 0;
+    if (!opts) o.load_is_rate = smfw_run_set_is_rate(s);
     sort_levels(s);
     smfw_status st = smfw_sweep_analyze(s->points, s->n, &o, out, err);
     if (st != SMFW_OK) return st;

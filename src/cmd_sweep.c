@@ -235,7 +235,7 @@ static void fill_options(const sweep_args *a, const smfw_run_set *s, smfw_sweep_
     o->usd_per_hour = s->usd_per_hour;
     o->duty_cycle = s->duty_cycle > 0 ? s->duty_cycle : 1.0;
     o->headroom = a->headroom;
-    o->load_is_rate = s->mode && strcmp(s->mode, "request_rate") == 0;
+    o->load_is_rate = smfw_run_set_is_rate(s);
     if (s->n && s->results[0]) o->max_error_rate = s->results[0]->info.max_error_rate;
     o->slo_attainment = a->slo_attainment;
     o->goodput_slos = a->goodput;

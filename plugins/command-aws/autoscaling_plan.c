@@ -116,8 +116,7 @@ smfw_status aas_plan_from_dir(const char *dir, double headroom, double instances
     smfw_sweep_options o;
     memset(&o, 0, sizeof o);
     o.headroom = headroom > 0 ? headroom : -1; /* -1: none at all */
-    const char *mode = smfw_run_set_mode(s);
-    o.load_is_rate = mode && strcmp(mode, "request_rate") == 0;
+    o.load_is_rate = smfw_run_set_is_rate(s);
     if (smfw_run_set_results(s, 0))
         o.max_error_rate = smfw_results_info(smfw_run_set_results(s, 0))->max_error_rate;
     smfw_sweep_analysis a;
