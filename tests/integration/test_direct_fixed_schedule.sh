@@ -14,8 +14,11 @@
 # mock's read); the same against the first request alone is printed too. This test needs
 # the CPU: the CPU time other processes took during each replay is measured and printed. A
 # replay that misses the bound is tried again (3 tries); the test fails when no try met it and
-# one missed it while other processes held under half a core; when every try had that
-# company, the test says so and is skipped (77), never passed with a looser bound.
+# one missed it on a quiet machine: other processes held under half a core and the client's
+# self-check saw its timer wake no later than its send polling lead plus the bound (a host that
+# wakes a timer later than that, as a loaded VM under a sanitizer can, is not the schedule's
+# fault). When
+# every try was disturbed, the test says so and is skipped (77), never passed with a looser bound.
 set -euo pipefail
 . "$(dirname "$0")/test_direct_lib.bash"
 
@@ -65,7 +68,7 @@ PY
         { echo "FAIL: the summary does not state the schedule"; cat "$work/$name/benchmark_summary.txt"; exit 1; }
     "$SMFW_PYTHON" - "$work/trace.jsonl" "$work/$name.gt" "$speedup" "$bound" \
         "$((after - before))" "$((smfw_ticks + mock_ticks))" "$(getconf CLK_TCK)" \
-        "$(( (t1 - t0) / 1000000 ))" "$name" <<'PY'
+        "$(( (t1 - t0) / 1000000 ))" "$name" "$work/$name/profile_export_aiperf.json" <<'PY'
 import json, sys
 trace, gt, speedup, bound = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 busy, ours, hz, wall_ms, name = (int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7]),
@@ -86,16 +89,22 @@ print(f"{name}: speedup {speedup:g}: error p50 {pct(err, .5):.3f} ms, p99 {pct(e
       f"against the first request alone p99 {pct(first, .99):.3f} ms")
 print(f"{name}: other processes used {others:.2f} cores during the {wall_ms} ms replay "
       f"(machine busy {busy / hz:.2f} s, smfw and the mock {ours / hz:.2f} s)")
+# The client's own self-check: how late its timer woke up at worst, against the lead it polls
+# for sends with: a wake-up later than the lead plus the bound is the host's scheduling (the
+# client cannot send before it runs), not the schedule's.
+client = json.load(open(sys.argv[10]))["smfw"]["client"]["client"]
+wake_late, lead = client.get("timer_wake_late_max_ms", 0), client.get("send_lead_ms", 0)
+print(f"{name}: the client's timer woke up to {wake_late:.3f} ms late (send polling lead {lead:.3f} ms)")
 if pct(err, .99) <= bound:
     sys.exit(0)
-sys.exit(2 if others >= 0.5 else 1)
+sys.exit(2 if others >= 0.5 or wake_late > lead + bound else 1)
 PY
     return $?
 }
 
 # A miss is tried again (a burst of other work can fall inside one replay even when the
 # average is low); the test fails when no try met the bound and at least one missed it on a
-# quiet machine, and is skipped only when every try had company.
+# quiet machine, and is skipped only when every try was disturbed.
 for case in "speed1 1 1" "speed4 4 2"; do
     set -- $case
     passed=0 quiet_miss=0
@@ -103,11 +112,11 @@ for case in "speed1 1 1" "speed4 4 2"; do
         set +e; replay "$1-$try" "$2" "$3"; result=$?; set -e
         [ "$result" = 0 ] && { passed=1; break; }
         [ "$result" = 1 ] && quiet_miss=$((quiet_miss + 1))
-        echo "$1: missed the bound ($([ "$result" = 2 ] && echo "other processes were busy" || echo "quiet machine")): trying again"
+        echo "$1: missed the bound ($([ "$result" = 2 ] && echo "other processes were busy or the host woke the client later than its polling lead plus the bound" || echo "quiet machine")): trying again"
     done
     [ "$passed" = 1 ] && continue
     [ "$quiet_miss" -gt 0 ] && { echo "FAIL: $1 misses the bound in every try, $quiet_miss of them on a quiet machine"; exit 1; }
-    echo "SKIP: $1: the machine was busy with other processes in all 3 tries; the bound was not checked"
+    echo "SKIP: $1: in all 3 tries other processes were busy or the host woke the client's timer later than its polling lead plus the bound; the bound was not checked"
     exit 77
 done
 echo "PASS: fixed schedule reproduces the trace's offsets"
