@@ -288,10 +288,17 @@ smfw_status direct_record_build(direct_engine *eng, direct_slot *s, CURLcode rc,
         return st;
     }
     out->is_error = smfw_record_get_error(rec) != NULL;
-    out->server_skew_s =
-        s->server_date > 0
-            ? s->server_date - (s->start_wall_ns + (s->end_ns - s->start_ns)) / 1000000000LL
-            : INT64_MIN;
+    /* The Date header has whole seconds and is stamped somewhere inside the request, so
+     * any second from the send's to the end's is no skew: a request that straddles a second
+     * boundary must not read -1 s. Outside that window, the distance to its nearer edge. */
+    out->server_skew_s = INT64_MIN;
+    if (s->server_date > 0) {
+        int64_t first_s = s->start_wall_ns / 1000000000LL;
+        int64_t last_s = (s->start_wall_ns + (s->end_ns - s->start_ns)) / 1000000000LL;
+        out->server_skew_s = s->server_date > last_s    ? s->server_date - last_s
+                             : s->server_date < first_s ? s->server_date - first_s
+                                                        : 0;
+    }
     if (!out->is_error && t.streaming && a->n_content)
         out->ttft_ms = (double)(a->content_ns[0] - s->start_ns) / 1e6;
     if (o->save_outputs || out->tokenized) {
