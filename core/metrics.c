@@ -87,6 +87,11 @@ static const smfw_metric_info metric_table[SMFW_M_COUNT_] = {
      "tokens", "tokens", 1.0, SMFW_METRIC_DERIVED, 1, 0, 1, 0},
     {SMFW_M_TOTAL_USAGE_REASONING_TOKENS, "total_usage_reasoning_tokens",
      "Total Usage Reasoning Tokens", "tokens", "tokens", 1.0, SMFW_METRIC_DERIVED, 1, 0, 1, 0},
+    /* AIPerf's prefix-cache metrics, same tags (aiperf/metrics/types/usage_metrics.py) */
+    {SMFW_M_USAGE_PROMPT_CACHED_TOKENS, "usage_prompt_cached_tokens", "Usage Prompt Cached Tokens",
+     "tokens", "tokens", 1.0, SMFW_METRIC_RECORD, 1, 0, 1, 0},
+    {SMFW_M_TOTAL_USAGE_PROMPT_CACHED_TOKENS, "total_usage_prompt_cached_tokens",
+     "Total Usage Prompt Cached Tokens", "tokens", "tokens", 1.0, SMFW_METRIC_DERIVED, 1, 0, 1, 0},
 #ifdef SMFW_TEST_APPEND_METRIC
     /* -DSMFW_TEST_APPEND_METRIC=ON: a record metric appended as a 2.x minor would (a copy of
      * the request latency), to show that plugins built without it still work. */

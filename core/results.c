@@ -369,10 +369,11 @@ smfw_status smfw_results_compute(smfw_results *r, const smfw_goodput_slo *slos, 
             continue;
         }
         static const smfw_metric_id summed[] = {
-            SMFW_M_OUTPUT_SEQUENCE_LENGTH, SMFW_M_INPUT_SEQUENCE_LENGTH,
-            SMFW_M_OUTPUT_TOKEN_COUNT,     SMFW_M_REASONING_TOKEN_COUNT,
-            SMFW_M_USAGE_PROMPT_TOKENS,    SMFW_M_USAGE_COMPLETION_TOKENS,
-            SMFW_M_USAGE_TOTAL_TOKENS,     SMFW_M_USAGE_REASONING_TOKENS};
+            SMFW_M_OUTPUT_SEQUENCE_LENGTH,    SMFW_M_INPUT_SEQUENCE_LENGTH,
+            SMFW_M_OUTPUT_TOKEN_COUNT,        SMFW_M_REASONING_TOKEN_COUNT,
+            SMFW_M_USAGE_PROMPT_TOKENS,       SMFW_M_USAGE_COMPLETION_TOKENS,
+            SMFW_M_USAGE_TOTAL_TOKENS,        SMFW_M_USAGE_REASONING_TOKENS,
+            SMFW_M_USAGE_PROMPT_CACHED_TOKENS};
         for (size_t k = 0; k < sizeof summed / sizeof summed[0]; k++) {
             if (smfw_record_has(rec, summed[k])) {
                 tot[summed[k]] += rec->values[summed[k]];
@@ -405,7 +406,8 @@ smfw_status smfw_results_compute(smfw_results *r, const smfw_goodput_slo *slos, 
                   {SMFW_M_USAGE_PROMPT_TOKENS, SMFW_M_TOTAL_USAGE_PROMPT_TOKENS},
                   {SMFW_M_USAGE_COMPLETION_TOKENS, SMFW_M_TOTAL_USAGE_COMPLETION_TOKENS},
                   {SMFW_M_USAGE_TOTAL_TOKENS, SMFW_M_TOTAL_USAGE_TOTAL_TOKENS},
-                  {SMFW_M_USAGE_REASONING_TOKENS, SMFW_M_TOTAL_USAGE_REASONING_TOKENS}};
+                  {SMFW_M_USAGE_REASONING_TOKENS, SMFW_M_TOTAL_USAGE_REASONING_TOKENS},
+                  {SMFW_M_USAGE_PROMPT_CACHED_TOKENS, SMFW_M_TOTAL_USAGE_PROMPT_CACHED_TOKENS}};
     for (size_t k = 0; k < sizeof totals / sizeof totals[0]; k++)
         if (have_tot[totals[k].from])
             smfw_stats_single(&r->stats[totals[k].to], tot[totals[k].from]);

@@ -33,6 +33,7 @@ static const smfw_metric_id jsonl_order[] = {SMFW_M_INPUT_SEQUENCE_LENGTH,
                                              SMFW_M_USAGE_COMPLETION_TOKENS,
                                              SMFW_M_USAGE_TOTAL_TOKENS,
                                              SMFW_M_USAGE_REASONING_TOKENS,
+                                             SMFW_M_USAGE_PROMPT_CACHED_TOKENS,
                                              SMFW_M_ERROR_ISL};
 
 static void put_value(smfw_buf *b, const smfw_metric_info *mi, double base) {

@@ -57,8 +57,11 @@ static size_t turn_values(const smfw_results *r, int32_t turn, smfw_metric_id id
 }
 
 static json_t *by_turn(const smfw_results *r, int32_t max_turn, double *v) {
+    /* cached prompt tokens by turn: how much of each turn's history the server's prefix
+     * cache kept (absent unless the server reports it) */
     static const smfw_metric_id ids[] = {SMFW_M_TIME_TO_FIRST_TOKEN, SMFW_M_REQUEST_LATENCY,
-                                         SMFW_M_INPUT_SEQUENCE_LENGTH};
+                                         SMFW_M_INPUT_SEQUENCE_LENGTH,
+                                         SMFW_M_USAGE_PROMPT_CACHED_TOKENS};
     json_t *arr = json_array();
     for (int32_t t = 0; t <= max_turn; t++) {
         size_t requests = 0, errors = 0;

@@ -84,8 +84,11 @@ typedef enum smfw_metric_id {
     SMFW_M_TOTAL_USAGE_COMPLETION_TOKENS = 36,
     SMFW_M_TOTAL_USAGE_TOTAL_TOKENS = 37,
     SMFW_M_TOTAL_USAGE_REASONING_TOKENS = 38,
+    /* appended: the server's prefix-cache hits (usage.prompt_tokens_details.cached_tokens) */
+    SMFW_M_USAGE_PROMPT_CACHED_TOKENS = 39,       /**< per record (R) */
+    SMFW_M_TOTAL_USAGE_PROMPT_CACHED_TOKENS = 40, /**< derived sum */
 #ifdef SMFW_TEST_APPEND_METRIC
-    SMFW_M_TEST_APPENDED = 39, /**< test builds only: a record metric appended in a minor */
+    SMFW_M_TEST_APPENDED = 41, /**< test builds only: a record metric appended in a minor */
 #endif
     SMFW_M_COUNT_ /**< ids this build knows (not a metric); plugins ask smfw_metric_count() */
 } smfw_metric_id;

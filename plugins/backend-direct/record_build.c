@@ -288,6 +288,10 @@ smfw_status direct_record_build(direct_engine *eng, direct_slot *s, CURLcode rc,
         return st;
     }
     out->is_error = smfw_record_get_error(rec) != NULL;
+    /* Not a field of smfw_response_timing (its size is ABI): a metric appended in 2.0's ids,
+     * set like any other. The usage metrics are a valid record's only. */
+    if (!out->is_error && a->usage_cached >= 0)
+        smfw_record_set(rec, SMFW_M_USAGE_PROMPT_CACHED_TOKENS, (double)a->usage_cached);
     /* The Date header has whole seconds and is stamped somewhere inside the request, so
      * any second from the send's to the end's is no skew: a request that straddles a second
      * boundary must not read -1 s. Outside that window, the distance to its nearer edge. */

@@ -101,6 +101,7 @@ typedef struct direct_acc {
     int64_t first_msg_ns, last_msg_ns; /* any message (request_end_ns) */
     int64_t n_output_chunks, n_reasoning_chunks;
     int64_t usage_prompt, usage_completion, usage_total, usage_reasoning; /* -1 = not sent */
+    int64_t usage_cached; /* usage.prompt_tokens_details.cached_tokens, -1 = not sent */
     smfw_buf text, reasoning;
     /* failure raised by a message */
     int failed;

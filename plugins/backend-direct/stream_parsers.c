@@ -36,6 +36,7 @@ void direct_acc_reset(direct_acc *a) {
     a->first_msg_ns = a->last_msg_ns = 0;
     a->n_output_chunks = a->n_reasoning_chunks = 0;
     a->usage_prompt = a->usage_completion = a->usage_total = a->usage_reasoning = -1;
+    a->usage_cached = -1;
     smfw_buf_reset(&a->text);
     smfw_buf_reset(&a->reasoning);
     a->failed = 0;
@@ -105,6 +106,7 @@ static void acc_usage(direct_acc *a, const smfw_json_view *usage) {
     usage_count(usage, "completion_tokens", &a->usage_completion);
     usage_count(usage, "total_tokens", &a->usage_total);
     usage_count(usage, "completion_tokens_details.reasoning_tokens", &a->usage_reasoning);
+    usage_count(usage, "prompt_tokens_details.cached_tokens", &a->usage_cached);
 }
 
 /* Record one content response: content and/or reasoning text present. */
