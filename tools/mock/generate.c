@@ -19,6 +19,7 @@
 #include "generate.h"
 
 #include "capture.h"
+#include "prefix_cache.h"
 
 #include <smfw/app.h>
 #include <smfw/eventstream.h>
@@ -506,6 +507,8 @@ void mock_gen_start(mock_server *srv, mock_request *req, const mock_gen_params *
     /* The answer: budget from --output-tokens, else the request's max tokens, else 16. */
     mock_llm_answer *a = &g->ans;
     a->req = p->llm;
+    a->cached_tokens = g->truth.cached_tokens = -1; /* set below when the prefix cache is on */
+    g->truth.prompt_tokens = a->req.prompt_tokens;
     long budget = p->llm.max_tokens ? p->llm.max_tokens : 16;
     a->tokens = srv->opt.output_tokens ? srv->opt.output_tokens : budget;
     if (a->tokens > budget && p->llm.max_tokens) a->tokens = budget;
@@ -545,6 +548,12 @@ void mock_gen_start(mock_server *srv, mock_request *req, const mock_gen_params *
     default:
         break;
     }
+    /* The prefix cache sees the prompts the model really computes (not those refused above). */
+    if (srv->prefix_cache) {
+        a->cached_tokens = mock_prefix_cache_admit(srv->prefix_cache, g->truth.endpoint, req->body,
+                                                   req->body_len, a->req.prompt_tokens);
+        g->truth.cached_tokens = a->cached_tokens;
+    }
     if (srv->opt.max_concurrency > 0) {
         g->lane = lane_for(srv, g->truth.endpoint);
         if (g->lane && g->lane->active >= srv->opt.max_concurrency) {
@@ -568,6 +577,11 @@ void mock_gen_start(mock_server *srv, mock_request *req, const mock_gen_params *
 static void gen_begin(mock_gen *g, int64_t base_ns) {
     mock_server *srv = g->srv;
     g->due_ns = base_ns + gen_sample_ms(srv, &srv->opt.ttft);
+    /* prefill: the prompt tokens the prefix cache did not hold */
+    long uncached =
+        g->ans.req.prompt_tokens - (g->ans.cached_tokens > 0 ? g->ans.cached_tokens : 0);
+    if (srv->opt.prefill_ms_per_token > 0 && uncached > 0)
+        g->due_ns += (int64_t)(srv->opt.prefill_ms_per_token * (double)uncached * 1e6);
     g->headers_ns = base_ns;
     if (g->fault == MOCK_FAULT_SLOW_HEADERS)
         g->headers_ns += (int64_t)srv->opt.slow_headers_ms * 1000000;

@@ -35,6 +35,10 @@ void mock_groundtruth_write(mock_groundtruth *gt, const mock_truth *t) {
                         t->first_token_ns ? json_integer(t->first_token_ns) : json_null());
     json_object_set_new(o, "last_byte_ns", json_integer(t->last_byte_ns));
     json_object_set_new(o, "tokens", json_integer(t->tokens));
+    if (t->cached_tokens >= 0) {
+        json_object_set_new(o, "prompt_tokens", json_integer(t->prompt_tokens));
+        json_object_set_new(o, "cached_tokens", json_integer(t->cached_tokens));
+    }
     json_object_set_new(o, "status", json_integer(t->status));
     json_object_set_new(o, "fault",
                         t->fault == MOCK_FAULT_NONE ? json_null()

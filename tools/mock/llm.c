@@ -27,17 +27,19 @@ static long count_text_tokens(size_t n) {
     return n == 0 ? 0 : (long)((n + 3) / 4);
 }
 
-/* Tokens of a prompt value: a string, a list of them, or message / part objects. */
-static long prompt_tokens_of(const smfw_json_view *v) {
-    if (v->type == SMFW_JSON_STRING) return count_text_tokens(smfw_json_string_length(v));
-    long total = 0;
+/* Every string of a prompt value, in order: a string, a list of them, or message / part
+ * objects ("content" then "text"; the last duplicate of each wins, as in a parsed tree). */
+static void prompt_walk(const smfw_json_view *v, mock_llm_text_fn fn, void *ctx) {
+    if (v->type == SMFW_JSON_STRING) {
+        fn(ctx, v);
+        return;
+    }
     smfw_json_iter it;
     smfw_json_view key, item;
     smfw_json_iter_init(&it, v);
     if (v->type == SMFW_JSON_ARRAY) {
-        while (smfw_json_next(&it, NULL, &item)) total += prompt_tokens_of(&item);
+        while (smfw_json_next(&it, NULL, &item)) prompt_walk(&item, fn, ctx);
     } else if (v->type == SMFW_JSON_OBJECT) {
-        /* "content" then "text" (the last duplicate of each wins, as in a parsed tree). */
         smfw_json_view content = {SMFW_JSON_NONE, NULL, 0}, text = {SMFW_JSON_NONE, NULL, 0};
         while (smfw_json_next(&it, &key, &item)) {
             if (smfw_json_string_equals_n(&key, "content", 7))
@@ -45,9 +47,22 @@ static long prompt_tokens_of(const smfw_json_view *v) {
             else if (smfw_json_string_equals_n(&key, "text", 4))
                 text = item;
         }
-        if (content.type != SMFW_JSON_NONE) total += prompt_tokens_of(&content);
-        if (text.type != SMFW_JSON_NONE) total += prompt_tokens_of(&text);
+        if (content.type != SMFW_JSON_NONE) prompt_walk(&content, fn, ctx);
+        if (text.type != SMFW_JSON_NONE) prompt_walk(&text, fn, ctx);
     }
+}
+
+long mock_llm_text_tokens(const smfw_json_view *text) {
+    return count_text_tokens(smfw_json_string_length(text));
+}
+
+static void count_string(void *ctx, const smfw_json_view *text) {
+    *(long *)ctx += mock_llm_text_tokens(text);
+}
+
+static long prompt_tokens_of(const smfw_json_view *v) {
+    long total = 0;
+    prompt_walk(v, count_string, &total);
     return total;
 }
 
@@ -92,6 +107,35 @@ static void request_paths_compile(void) {
     smfw_json_paths_init(&request_set, request_paths, M_COUNT); /* fixed paths: cannot fail */
 }
 
+/* The member holding the prompt and the format it implies; -1 when there is none. */
+static int prompt_member(const smfw_json_view *m, mock_llm_format *format) {
+    if (m[M_MESSAGES].type == SMFW_JSON_ARRAY) {
+        *format = MOCK_LLM_CHAT;
+        return M_MESSAGES;
+    }
+    if (m[M_PROMPT].type == SMFW_JSON_STRING || m[M_PROMPT].type == SMFW_JSON_ARRAY) {
+        *format = MOCK_LLM_COMPLETIONS;
+        return M_PROMPT;
+    }
+    if (m[M_INPUTS].type == SMFW_JSON_STRING) {
+        *format = MOCK_LLM_TGI;
+        return M_INPUTS;
+    }
+    return -1;
+}
+
+int mock_llm_prompt_strings(const uint8_t *body, size_t len, mock_llm_text_fn fn, void *ctx) {
+    pthread_once(&request_once, request_paths_compile);
+    smfw_json_view root, m[M_COUNT];
+    smfw_json_error why;
+    mock_llm_format format;
+    if (smfw_json_find((const char *)body, len, &request_set, &root, m, &why) != 0) return -1;
+    int pm = prompt_member(m, &format);
+    if (pm < 0) return -1;
+    prompt_walk(&m[pm], fn, ctx);
+    return 0;
+}
+
 int mock_llm_parse(const uint8_t *body, size_t len, const char *default_model,
                    mock_llm_request *out, char *err, size_t err_size) {
     memset(out, 0, sizeof *out);
@@ -108,18 +152,14 @@ int mock_llm_parse(const uint8_t *body, size_t len, const char *default_model,
         return -1;
     }
     long max_tokens = -1;
-    if (m[M_MESSAGES].type == SMFW_JSON_ARRAY) {
-        out->format = MOCK_LLM_CHAT;
-        out->prompt_tokens = prompt_tokens_of(&m[M_MESSAGES]);
+    int pm = prompt_member(m, &out->format);
+    if (pm >= 0) out->prompt_tokens = prompt_tokens_of(&m[pm]);
+    if (pm == M_MESSAGES) {
         max_tokens = int_member(&m[M_MAX_COMPLETION]);
         if (max_tokens < 0) max_tokens = int_member(&m[M_MAX_TOKENS]);
-    } else if (m[M_PROMPT].type == SMFW_JSON_STRING || m[M_PROMPT].type == SMFW_JSON_ARRAY) {
-        out->format = MOCK_LLM_COMPLETIONS;
-        out->prompt_tokens = prompt_tokens_of(&m[M_PROMPT]);
+    } else if (pm == M_PROMPT) {
         max_tokens = int_member(&m[M_MAX_TOKENS]);
-    } else if (m[M_INPUTS].type == SMFW_JSON_STRING) {
-        out->format = MOCK_LLM_TGI;
-        out->prompt_tokens = prompt_tokens_of(&m[M_INPUTS]);
+    } else if (pm == M_INPUTS) {
         max_tokens = int_member(&m[M_MAX_NEW_TOKENS]);
         out->tgi_details = m[M_DETAILS].type == SMFW_JSON_TRUE;
     } else {
@@ -201,6 +241,12 @@ void mock_llm_stream_token(const mock_llm_answer *a, long k, smfw_buf *b) {
     }
 }
 
+/* vLLM's usage.prompt_tokens_details, with the prefix cache on (--prefix-cache). */
+static void usage_cached(const mock_llm_answer *a, smfw_buf *b) {
+    if (a->cached_tokens >= 0)
+        smfw_buf_printf(b, ",\"prompt_tokens_details\":{\"cached_tokens\":%ld}", a->cached_tokens);
+}
+
 void mock_llm_stream_tail(const mock_llm_answer *a, smfw_buf *b) {
     if (a->req.format == MOCK_LLM_TGI) {
         if (a->tokens == 0)
@@ -236,6 +282,7 @@ void mock_llm_stream_tail(const mock_llm_answer *a, smfw_buf *b) {
         if (a->reasoning_only)
             smfw_buf_printf(b, ",\"completion_tokens_details\":{\"reasoning_tokens\":%ld}",
                             a->tokens);
+        usage_cached(a, b);
         smfw_buf_puts(b, "}}\n\n");
     }
     smfw_buf_puts(b, "data: [DONE]\n\n");
@@ -293,6 +340,7 @@ void mock_llm_full_body(const mock_llm_answer *a, smfw_buf *b, const char **cont
         a->req.prompt_tokens, a->tokens, a->req.prompt_tokens + a->tokens);
     if (a->reasoning_only)
         smfw_buf_printf(b, ",\"completion_tokens_details\":{\"reasoning_tokens\":%ld}", a->tokens);
+    usage_cached(a, b);
     smfw_buf_puts(b, "}}");
     if (text.cap > 1 << 20) smfw_buf_free(&text);
 }

@@ -8,6 +8,8 @@
 
 #include "mock.h"
 
+#include <smfw/json_view.h>
+
 typedef enum mock_llm_format {
     MOCK_LLM_CHAT,        /* {"messages": [...]} -> chat.completion(.chunk) */
     MOCK_LLM_COMPLETIONS, /* {"prompt": ...} -> text_completion */
@@ -28,12 +30,20 @@ typedef struct mock_llm_request {
 int mock_llm_parse(const uint8_t *body, size_t len, const char *default_model,
                    mock_llm_request *out, char *err, size_t err_size);
 
+/* The prompt's strings, in the order prompt_tokens counts them (the prefix cache's token
+ * stream): fn once per JSON string view. 0, or -1 when the body holds no prompt. */
+typedef void (*mock_llm_text_fn)(void *ctx, const smfw_json_view *text);
+int mock_llm_prompt_strings(const uint8_t *body, size_t len, mock_llm_text_fn fn, void *ctx);
+/* Tokens of one prompt string: ~4 characters each, as AIPerf's mock counts them. */
+long mock_llm_text_tokens(const smfw_json_view *text);
+
 /* The generation plan for one answer. */
 typedef struct mock_llm_answer {
     mock_llm_request req;
     long tokens;        /* tokens to produce (content, or reasoning when reasoning_only) */
     int reasoning_only; /* content stays null; the budget goes to reasoning_content */
     int truncated;      /* finish_reason "length" (budget reached) rather than "stop" */
+    long cached_tokens; /* prompt tokens the prefix cache held; -1: no prefix cache */
     char id[64];
     long created;
 } mock_llm_answer;

@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE 700
 #include "capture.h"
 #include "jobs.h"
+#include "prefix_cache.h"
 
 #include <smfw/smfw.h>
 
@@ -98,6 +99,12 @@ int main(int argc, char **argv) {
         !(srv.gt = mock_groundtruth_open(srv.opt.ground_truth, err, sizeof err)))
         goto out;
     srv.metrics = mock_metrics_new();
+    if (srv.opt.prefix_cache_blocks > 0 &&
+        !(srv.prefix_cache = mock_prefix_cache_new((size_t)srv.opt.prefix_cache_blocks,
+                                                   srv.opt.prefix_block_tokens))) {
+        snprintf(err, sizeof err, "out of memory for --prefix-cache");
+        goto out;
+    }
     if (!(srv.s3 = mock_s3_new(srv.opt.state_dir, srv.opt.region, err, sizeof err))) goto out;
     srv.capture = mock_capture_new(&srv);
     if (!(srv.cp = mock_controlplane_new(&srv, err, sizeof err))) goto out;
@@ -156,6 +163,7 @@ out:
     mock_metrics_free(srv.metrics);
     mock_groundtruth_close(srv.gt);
     mock_sessions_free(srv.sessions);
+    mock_prefix_cache_free(srv.prefix_cache);
     event_base_free(srv.base);
     if (srv.opt.state_dir_is_temp) nftw(srv.opt.state_dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     mock_options_free(&srv.opt);

@@ -105,6 +105,9 @@ typedef struct mock_options {
     mock_scaling scaling[MOCK_MAX_NAMES];
     size_t scaling_count;
     long max_concurrency;                /* requests decoded at once per endpoint; 0 = no limit */
+    long prefix_cache_blocks;            /* --prefix-cache: LRU capacity in blocks; 0 = off */
+    long prefix_block_tokens;            /* tokens per block (16) */
+    double prefill_ms_per_token;         /* TTFT per uncached prompt token */
     struct mock_capture_config *capture; /* --data-capture (capture.h); NULL = off */
 } mock_options;
 
@@ -161,9 +164,10 @@ typedef struct mock_server {
     mock_metrics *metrics;
     mock_s3 *s3;
     mock_controlplane *cp;
-    mock_gen_slots *slots;          /* --max-concurrency queues (generate.c) */
-    struct mock_capture *capture;   /* Data Capture writer (capture.h), NULL when off */
-    struct mock_sessions *sessions; /* stateful sessions (sessions.c), made on first use */
+    mock_gen_slots *slots;                  /* --max-concurrency queues (generate.c) */
+    struct mock_capture *capture;           /* Data Capture writer (capture.h), NULL when off */
+    struct mock_sessions *sessions;         /* stateful sessions (sessions.c), made on first use */
+    struct mock_prefix_cache *prefix_cache; /* --prefix-cache (prefix_cache.h), NULL when off */
     uint64_t fault_counts[MOCK_FAULT_COUNT];
     uint64_t api_fault_counts[MOCK_API_FAULT_COUNT];
     uint64_t requests;
@@ -227,6 +231,8 @@ typedef struct mock_truth {
     int64_t first_token_ns; /* 0 = none */
     int64_t last_byte_ns;
     long tokens;
+    long prompt_tokens;
+    long cached_tokens; /* prefix-cache hits; -1 = no prefix cache (not written) */
     mock_fault_kind fault;
     int status;
     /* stateful sessions (sessions.c): written only when session_id is set */

@@ -54,6 +54,13 @@ static const mock_flag mock_flags[] = {
     {"max-concurrency", "N",
      "decode at most N requests at once per endpoint; later ones queue and their TTFT starts "
      "when a slot frees (default 0: no limit)"},
+    {"prefix-cache", "BLOCKS",
+     "emulate vLLM's automatic prefix caching with room for BLOCKS KV blocks per mock (LRU): "
+     "usage reports prompt_tokens_details.cached_tokens, and --prefill-ms-per-token is charged "
+     "for the uncached prompt tokens only (default 0: off)"},
+    {"prefix-block-tokens", "N", "tokens per prefix-cache block (default 16, vLLM's)"},
+    {"prefill-ms-per-token", "MS",
+     "TTFT grows by MS per prompt token the prefix cache did not hold (default 0)"},
     {"ttft-ms", "MEAN[:STDDEV]", "time to first token, normal distribution (default 20:0)"},
     {"itl-ms", "MEAN[:STDDEV]", "inter-token latency, normal distribution (default 5:0)"},
     {"output-tokens", "N",
@@ -411,6 +418,27 @@ static int apply(mock_options *opt, const char *name, const char *value, int *ex
             return -1;
         }
         opt->max_concurrency = n;
+    } else if (!strcmp(name, "prefix-cache")) {
+        long n = strtol(value, &end, 10);
+        if (end == value || *end || n < 0 || n > 100000000) {
+            snprintf(err, err_size, "--prefix-cache wants 0-100000000 blocks, got \"%s\"", value);
+            return -1;
+        }
+        opt->prefix_cache_blocks = n;
+    } else if (!strcmp(name, "prefix-block-tokens")) {
+        long n = strtol(value, &end, 10);
+        if (end == value || *end || n < 1 || n > 65536) {
+            snprintf(err, err_size, "--prefix-block-tokens wants 1-65536, got \"%s\"", value);
+            return -1;
+        }
+        opt->prefix_block_tokens = n;
+    } else if (!strcmp(name, "prefill-ms-per-token")) {
+        double d = strtod(value, &end);
+        if (end == value || *end || !(d >= 0) || d > 1000) {
+            snprintf(err, err_size, "--prefill-ms-per-token wants 0-1000 ms, got \"%s\"", value);
+            return -1;
+        }
+        opt->prefill_ms_per_token = d;
     } else if (!strcmp(name, "sharegpt-file")) {
         free(opt->sharegpt_file);
         opt->sharegpt_file = strdup(value);
@@ -486,6 +514,7 @@ int mock_options_parse(mock_options *opt, int argc, char **argv, char *err, size
     opt->slow_headers_ms = 1000;
     opt->session_ttl_s = 1200;
     opt->seed = 1;
+    opt->prefix_block_tokens = 16;
     opt->job_duration_s = 0;
     int explicit_endpoints = 0, explicit_roles = 0;
     opt->roles[0].name = strdup("SageMakerExecutionRole");
