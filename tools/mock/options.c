@@ -175,6 +175,19 @@ static int parse_bool(const char *v) {
 }
 
 /* Apply one option (flag or config key). Returns 0, or -1 with err filled. */
+/* A whole number in [lo, hi] for --flag: 0, or -1 with the usage error in err. */
+static int long_in(const char *flag, const char *value, long lo, long hi, long *out, char *err,
+                   size_t err_size) {
+    char *end;
+    long n = strtol(value, &end, 10);
+    if (end == value || *end || n < lo || n > hi) {
+        snprintf(err, err_size, "--%s wants %ld-%ld, got \"%s\"", flag, lo, hi, value);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
 static int apply(mock_options *opt, const char *name, const char *value, int *explicit_endpoints,
                  int *explicit_roles, char *err, size_t err_size) {
     char *end;
@@ -191,11 +204,8 @@ static int apply(mock_options *opt, const char *name, const char *value, int *ex
         snprintf(opt->host, sizeof opt->host, "%.*s", (int)(colon - value), value);
         opt->port = (int)port;
     } else if (!strcmp(name, "port")) {
-        long port = strtol(value, &end, 10);
-        if (*end || port < 0 || port > 65535) {
-            snprintf(err, err_size, "--port wants 0-65535, got \"%s\"", value);
-            return -1;
-        }
+        long port;
+        if (long_in("port", value, 0, 65535, &port, err, err_size) != 0) return -1;
         opt->port = (int)port;
     } else if (!strcmp(name, "access-key-id")) {
         snprintf(opt->access_key_id, sizeof opt->access_key_id, "%s", value);
@@ -244,12 +254,7 @@ static int apply(mock_options *opt, const char *name, const char *value, int *ex
             return -1;
         }
     } else if (!strcmp(name, "output-tokens")) {
-        long n = strtol(value, &end, 10);
-        if (*end || n < 0 || n > 1000000) {
-            snprintf(err, err_size, "--output-tokens wants 0-1000000, got \"%s\"", value);
-            return -1;
-        }
-        opt->output_tokens = n;
+        if (long_in(name, value, 0, 1000000, &opt->output_tokens, err, err_size) != 0) return -1;
     } else if (!strcmp(name, "fault")) {
         char *copy = strdup(value), *save = NULL;
         if (!copy) abort();
@@ -412,26 +417,13 @@ static int apply(mock_options *opt, const char *name, const char *value, int *ex
         opt->scaling[opt->scaling_count].max = hi;
         opt->scaling_count++;
     } else if (!strcmp(name, "max-concurrency")) {
-        long n = strtol(value, &end, 10);
-        if (*end || n < 0 || n > 1000000) {
-            snprintf(err, err_size, "--max-concurrency wants 0-1000000, got \"%s\"", value);
-            return -1;
-        }
-        opt->max_concurrency = n;
+        if (long_in(name, value, 0, 1000000, &opt->max_concurrency, err, err_size) != 0) return -1;
     } else if (!strcmp(name, "prefix-cache")) {
-        long n = strtol(value, &end, 10);
-        if (end == value || *end || n < 0 || n > 100000000) {
-            snprintf(err, err_size, "--prefix-cache wants 0-100000000 blocks, got \"%s\"", value);
+        if (long_in(name, value, 0, 100000000, &opt->prefix_cache_blocks, err, err_size) != 0)
             return -1;
-        }
-        opt->prefix_cache_blocks = n;
     } else if (!strcmp(name, "prefix-block-tokens")) {
-        long n = strtol(value, &end, 10);
-        if (end == value || *end || n < 1 || n > 65536) {
-            snprintf(err, err_size, "--prefix-block-tokens wants 1-65536, got \"%s\"", value);
+        if (long_in(name, value, 1, 65536, &opt->prefix_block_tokens, err, err_size) != 0)
             return -1;
-        }
-        opt->prefix_block_tokens = n;
     } else if (!strcmp(name, "prefill-ms-per-token")) {
         double d = strtod(value, &end);
         if (end == value || *end || !(d >= 0) || d > 1000) {
