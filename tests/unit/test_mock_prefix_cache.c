@@ -8,6 +8,8 @@
  */
 #include "prefix_cache.h"
 
+#include "llm.h"
+
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +17,13 @@
 
 /* {"prompt": "<text>"}: one string, so tokens are its 4-byte pieces. */
 static long admit(mock_prefix_cache *c, const char *endpoint, const char *text) {
-    char body[4096];
+    char body[4096], err[256];
     snprintf(body, sizeof body, "{\"prompt\":\"%s\"}", text);
-    long tokens = ((long)strlen(text) + 3) / 4;
-    return mock_prefix_cache_admit(c, endpoint, (const uint8_t *)body, strlen(body), tokens);
+    mock_llm_request req;
+    ck_assert_int_eq(
+        mock_llm_parse((const uint8_t *)body, strlen(body), "m", &req, err, sizeof err), 0);
+    ck_assert_int_eq(req.prompt_tokens, ((long)strlen(text) + 3) / 4);
+    return mock_prefix_cache_admit(c, endpoint, &req);
 }
 
 START_TEST(prefix_cache_whole_blocks_endpoint_and_lru) {

@@ -550,8 +550,7 @@ void mock_gen_start(mock_server *srv, mock_request *req, const mock_gen_params *
     }
     /* The prefix cache sees the prompts the model really computes (not those refused above). */
     if (srv->prefix_cache) {
-        a->cached_tokens = mock_prefix_cache_admit(srv->prefix_cache, g->truth.endpoint, req->body,
-                                                   req->body_len, a->req.prompt_tokens);
+        a->cached_tokens = mock_prefix_cache_admit(srv->prefix_cache, g->truth.endpoint, &a->req);
         g->truth.cached_tokens = a->cached_tokens;
     }
     if (srv->opt.max_concurrency > 0) {

@@ -107,33 +107,8 @@ static void request_paths_compile(void) {
     smfw_json_paths_init(&request_set, request_paths, M_COUNT); /* fixed paths: cannot fail */
 }
 
-/* The member holding the prompt and the format it implies; -1 when there is none. */
-static int prompt_member(const smfw_json_view *m, mock_llm_format *format) {
-    if (m[M_MESSAGES].type == SMFW_JSON_ARRAY) {
-        *format = MOCK_LLM_CHAT;
-        return M_MESSAGES;
-    }
-    if (m[M_PROMPT].type == SMFW_JSON_STRING || m[M_PROMPT].type == SMFW_JSON_ARRAY) {
-        *format = MOCK_LLM_COMPLETIONS;
-        return M_PROMPT;
-    }
-    if (m[M_INPUTS].type == SMFW_JSON_STRING) {
-        *format = MOCK_LLM_TGI;
-        return M_INPUTS;
-    }
-    return -1;
-}
-
-int mock_llm_prompt_strings(const uint8_t *body, size_t len, mock_llm_text_fn fn, void *ctx) {
-    pthread_once(&request_once, request_paths_compile);
-    smfw_json_view root, m[M_COUNT];
-    smfw_json_error why;
-    mock_llm_format format;
-    if (smfw_json_find((const char *)body, len, &request_set, &root, m, &why) != 0) return -1;
-    int pm = prompt_member(m, &format);
-    if (pm < 0) return -1;
-    prompt_walk(&m[pm], fn, ctx);
-    return 0;
+void mock_llm_prompt_strings(const mock_llm_request *r, mock_llm_text_fn fn, void *ctx) {
+    prompt_walk(&r->prompt, fn, ctx);
 }
 
 int mock_llm_parse(const uint8_t *body, size_t len, const char *default_model,
@@ -152,14 +127,18 @@ int mock_llm_parse(const uint8_t *body, size_t len, const char *default_model,
         return -1;
     }
     long max_tokens = -1;
-    int pm = prompt_member(m, &out->format);
-    if (pm >= 0) out->prompt_tokens = prompt_tokens_of(&m[pm]);
-    if (pm == M_MESSAGES) {
+    if (m[M_MESSAGES].type == SMFW_JSON_ARRAY) {
+        out->format = MOCK_LLM_CHAT;
+        out->prompt = m[M_MESSAGES];
         max_tokens = int_member(&m[M_MAX_COMPLETION]);
         if (max_tokens < 0) max_tokens = int_member(&m[M_MAX_TOKENS]);
-    } else if (pm == M_PROMPT) {
+    } else if (m[M_PROMPT].type == SMFW_JSON_STRING || m[M_PROMPT].type == SMFW_JSON_ARRAY) {
+        out->format = MOCK_LLM_COMPLETIONS;
+        out->prompt = m[M_PROMPT];
         max_tokens = int_member(&m[M_MAX_TOKENS]);
-    } else if (pm == M_INPUTS) {
+    } else if (m[M_INPUTS].type == SMFW_JSON_STRING) {
+        out->format = MOCK_LLM_TGI;
+        out->prompt = m[M_INPUTS];
         max_tokens = int_member(&m[M_MAX_NEW_TOKENS]);
         out->tgi_details = m[M_DETAILS].type == SMFW_JSON_TRUE;
     } else {
@@ -168,6 +147,7 @@ int mock_llm_parse(const uint8_t *body, size_t len, const char *default_model,
                  "(completions) or \"inputs\" (TGI)");
         return -1;
     }
+    out->prompt_tokens = prompt_tokens_of(&out->prompt);
     if (max_tokens == 0 || max_tokens < -1) {
         snprintf(err, err_size, "max_tokens must be at least 1");
         return -1;

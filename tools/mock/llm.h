@@ -23,7 +23,8 @@ typedef struct mock_llm_request {
     int tgi_details;   /* parameters.details */
     long max_tokens;   /* 0 when the body has none */
     long prompt_tokens;
-    char model[160]; /* JSON-escaped, with quotes */
+    smfw_json_view prompt; /* "messages", "prompt" or "inputs": a view into the request body */
+    char model[160];       /* JSON-escaped, with quotes */
 } mock_llm_request;
 
 /* Parse a request body. Returns 0, or -1 with a client-error message in err. */
@@ -31,9 +32,9 @@ int mock_llm_parse(const uint8_t *body, size_t len, const char *default_model,
                    mock_llm_request *out, char *err, size_t err_size);
 
 /* The prompt's strings, in the order prompt_tokens counts them (the prefix cache's token
- * stream): fn once per JSON string view. 0, or -1 when the body holds no prompt. */
+ * stream): fn once per JSON string view. The request's body must still be alive. */
 typedef void (*mock_llm_text_fn)(void *ctx, const smfw_json_view *text);
-int mock_llm_prompt_strings(const uint8_t *body, size_t len, mock_llm_text_fn fn, void *ctx);
+void mock_llm_prompt_strings(const mock_llm_request *r, mock_llm_text_fn fn, void *ctx);
 /* Tokens of one prompt string: ~4 characters each, as AIPerf's mock counts them. */
 long mock_llm_text_tokens(const smfw_json_view *text);
 

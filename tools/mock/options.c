@@ -174,7 +174,6 @@ static int parse_bool(const char *v) {
     return -1;
 }
 
-/* Apply one option (flag or config key). Returns 0, or -1 with err filled. */
 /* A whole number in [lo, hi] for --flag: 0, or -1 with the usage error in err. */
 static int long_in(const char *flag, const char *value, long lo, long hi, long *out, char *err,
                    size_t err_size) {
@@ -188,6 +187,7 @@ static int long_in(const char *flag, const char *value, long lo, long hi, long *
     return 0;
 }
 
+/* Apply one option (flag or config key). Returns 0, or -1 with err filled. */
 static int apply(mock_options *opt, const char *name, const char *value, int *explicit_endpoints,
                  int *explicit_roles, char *err, size_t err_size) {
     char *end;

@@ -217,14 +217,15 @@ static void add_string(void *ctx, const smfw_json_view *v) {
     }
 }
 
-long mock_prefix_cache_admit(mock_prefix_cache *c, const char *endpoint, const uint8_t *body,
-                             size_t len, long prompt_tokens) {
-    if (!c || prompt_tokens <= 0) return 0;
+long mock_prefix_cache_admit(mock_prefix_cache *c, const char *endpoint,
+                             const mock_llm_request *req) {
+    if (!c || req->prompt_tokens <= 0) return 0;
     prompt_blocks pb = {.block_tokens = c->block_tokens,
                         .name = fnv1a(endpoint ? endpoint : "", strlen(endpoint ? endpoint : ""),
                                       0xcbf29ce484222325ULL)};
     long cached = 0;
-    if (mock_llm_prompt_strings(body, len, add_string, &pb) == 0 && !pb.oom) {
+    mock_llm_prompt_strings(req, add_string, &pb);
+    if (!pb.oom) {
         /* vLLM computes the last prompt token even on a full hit (it needs its logits) */
         size_t most = (size_t)((pb.tokens - 1) / c->block_tokens), hits = 0;
         size_t at;

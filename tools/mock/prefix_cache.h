@@ -11,20 +11,20 @@
 #include <stdint.h>
 
 typedef struct mock_prefix_cache mock_prefix_cache;
+struct mock_llm_request;
 
 /* Room for `capacity` blocks of `block_tokens` tokens. NULL out of memory. */
 mock_prefix_cache *mock_prefix_cache_new(size_t capacity, long block_tokens);
 void mock_prefix_cache_free(mock_prefix_cache *c);
 
 /*
- * One request's prompt (its body, tokenised as llm.c counts prompt_tokens) on
- * `endpoint` (endpoints share no blocks): the tokens of its leading blocks the
- * cache already held, at most all but the last token's block as vLLM does
- * (the last token is always computed); then its full blocks are held, most
- * recently used. 0 for a body without a prompt.
+ * One request's prompt (tokenised as llm.c counts prompt_tokens; its body still alive) on
+ * `endpoint` (endpoints share no blocks): the tokens of its leading blocks the cache
+ * already held, at most all but the last token's block as vLLM does (the last token is
+ * always computed); then its full blocks are held, most recently used.
  */
-long mock_prefix_cache_admit(mock_prefix_cache *c, const char *endpoint, const uint8_t *body,
-                             size_t len, long prompt_tokens);
+long mock_prefix_cache_admit(mock_prefix_cache *c, const char *endpoint,
+                             const struct mock_llm_request *req);
 
 /* Blocks held now (for tests). */
 size_t mock_prefix_cache_blocks(const mock_prefix_cache *c);
