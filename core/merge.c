@@ -25,6 +25,7 @@ smfw_status smfw_record_copy(smfw_record *dst, const smfw_record *src) {
     *dst = *src;
     dst->x_request_id = dst->x_correlation_id = dst->conversation_id = NULL;
     dst->worker_id = dst->record_processor_id = dst->extra_metrics_json = NULL;
+    dst->token_count_source = NULL;
     dst->icl = NULL;
     dst->error = NULL;
     int bad = dup_str(&dst->x_request_id, src->x_request_id) |
@@ -32,6 +33,7 @@ smfw_status smfw_record_copy(smfw_record *dst, const smfw_record *src) {
               dup_str(&dst->conversation_id, src->conversation_id) |
               dup_str(&dst->worker_id, src->worker_id) |
               dup_str(&dst->record_processor_id, src->record_processor_id) |
+              dup_str(&dst->token_count_source, src->token_count_source) |
               dup_str(&dst->extra_metrics_json, src->extra_metrics_json);
     if (!bad && src->icl_len) {
         dst->icl = malloc(src->icl_len * sizeof *dst->icl);

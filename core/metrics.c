@@ -92,6 +92,16 @@ static const smfw_metric_info metric_table[SMFW_M_COUNT_] = {
      "tokens", "tokens", 1.0, SMFW_METRIC_RECORD, 1, 0, 1, 0},
     {SMFW_M_TOTAL_USAGE_PROMPT_CACHED_TOKENS, "total_usage_prompt_cached_tokens",
      "Total Usage Prompt Cached Tokens", "tokens", "tokens", 1.0, SMFW_METRIC_DERIVED, 1, 0, 1, 0},
+    /* AIPerf's usage-discrepancy metrics, same tags and headers
+     * (aiperf/metrics/types/usage_diff_metrics.py) */
+    {SMFW_M_USAGE_PROMPT_TOKENS_DIFF_PCT, "usage_prompt_tokens_diff_pct", "Usage Prompt Diff", "%",
+     "%", 1.0, SMFW_METRIC_RECORD, 0, 0, 0, 0},
+    {SMFW_M_USAGE_COMPLETION_TOKENS_DIFF_PCT, "usage_completion_tokens_diff_pct",
+     "Usage Completion Diff %", "%", "%", 1.0, SMFW_METRIC_RECORD, 0, 0, 0, 0},
+    {SMFW_M_USAGE_REASONING_TOKENS_DIFF_PCT, "usage_reasoning_tokens_diff_pct",
+     "Usage Reasoning Diff %", "%", "%", 1.0, SMFW_METRIC_RECORD, 0, 0, 0, 0},
+    {SMFW_M_USAGE_DISCREPANCY_COUNT, "usage_discrepancy_count", "Usage Discrepancy Count",
+     "requests", "requests", 1.0, SMFW_METRIC_AGGREGATE, 0, 0, 1, 0},
 #ifdef SMFW_TEST_APPEND_METRIC
     /* -DSMFW_TEST_APPEND_METRIC=ON: a record metric appended as a 2.x minor would (a copy of
      * the request latency), to show that plugins built without it still work. */

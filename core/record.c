@@ -1,4 +1,5 @@
 /* record.c - one request's record and the per-record metric formulas (aiperf-compat §2.2). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@ void smfw_record_clear(smfw_record *rec) {
     free(rec->conversation_id);
     free(rec->worker_id);
     free(rec->record_processor_id);
+    free(rec->token_count_source);
     free(rec->icl);
     free(rec->extra_metrics_json);
     if (rec->error) {
@@ -96,9 +98,13 @@ smfw_status smfw_record_set_error(smfw_record *rec, smfw_error_class cls, int ha
 void smfw_record_set_output_tokens(smfw_record *rec, int streaming, int64_t output_tokens,
                                    int64_t reasoning_tokens) {
     if (rec->error) return;
-    static const smfw_metric_id follow[] = {
-        SMFW_M_OUTPUT_TOKEN_COUNT, SMFW_M_REASONING_TOKEN_COUNT, SMFW_M_OUTPUT_SEQUENCE_LENGTH,
-        SMFW_M_INTER_TOKEN_LATENCY, SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER};
+    static const smfw_metric_id follow[] = {SMFW_M_OUTPUT_TOKEN_COUNT,
+                                            SMFW_M_REASONING_TOKEN_COUNT,
+                                            SMFW_M_OUTPUT_SEQUENCE_LENGTH,
+                                            SMFW_M_INTER_TOKEN_LATENCY,
+                                            SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER,
+                                            SMFW_M_USAGE_COMPLETION_TOKENS_DIFF_PCT,
+                                            SMFW_M_USAGE_REASONING_TOKENS_DIFF_PCT};
     for (size_t i = 0; i < sizeof follow / sizeof follow[0]; i++)
         rec->present &= ~((uint64_t)1 << follow[i]);
     int have_out = output_tokens >= 0, have_reason = reasoning_tokens >= 0;
@@ -120,6 +126,28 @@ void smfw_record_set_output_tokens(smfw_record *rec, int streaming, int64_t outp
          * last bit for about a third of the fixtures' records. */
         if (itl > 0)
             smfw_record_set(rec, SMFW_M_OUTPUT_TOKEN_THROUGHPUT_PER_USER, 1.0 / (itl * 1e-9));
+    }
+}
+
+void smfw_record_set_usage_diffs(smfw_record *rec) {
+    /* aiperf/metrics/types/usage_diff_metrics.py: the server's count against the client's */
+    static const struct {
+        smfw_metric_id usage, client, diff;
+    } pairs[] = {{SMFW_M_USAGE_PROMPT_TOKENS, SMFW_M_INPUT_SEQUENCE_LENGTH,
+                  SMFW_M_USAGE_PROMPT_TOKENS_DIFF_PCT},
+                 {SMFW_M_USAGE_COMPLETION_TOKENS, SMFW_M_OUTPUT_SEQUENCE_LENGTH,
+                  SMFW_M_USAGE_COMPLETION_TOKENS_DIFF_PCT},
+                 {SMFW_M_USAGE_REASONING_TOKENS, SMFW_M_REASONING_TOKEN_COUNT,
+                  SMFW_M_USAGE_REASONING_TOKENS_DIFF_PCT}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        rec->present &= ~((uint64_t)1 << pairs[i].diff);
+        if (rec->error || !smfw_record_has(rec, pairs[i].usage) ||
+            !smfw_record_has(rec, pairs[i].client))
+            continue;
+        double client = rec->values[pairs[i].client];
+        if (client == 0) continue; /* AIPerf: no value against zero client tokens */
+        smfw_record_set(rec, pairs[i].diff,
+                        fabs(rec->values[pairs[i].usage] - client) / client * 100.0);
     }
 }
 

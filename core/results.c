@@ -266,6 +266,21 @@ static size_t *aggregation_order(const smfw_results *r) {
     return order;
 }
 
+/* AIPerf's UsageDiscrepancyCountMetric for one valid record: 1 when the prompt, completion or
+ * (if present) reasoning difference exceeds AIPerf's default AIPERF_METRICS_USAGE_PCT_DIFF_
+ * THRESHOLD of 10 %, 0 when none does, -1 (no value) without both the prompt and the
+ * completion difference, which it requires. */
+static int usage_discrepant(const smfw_record *rec) {
+    const double threshold = 10.0;
+    if (!smfw_record_has(rec, SMFW_M_USAGE_PROMPT_TOKENS_DIFF_PCT) ||
+        !smfw_record_has(rec, SMFW_M_USAGE_COMPLETION_TOKENS_DIFF_PCT))
+        return -1;
+    if (rec->values[SMFW_M_USAGE_PROMPT_TOKENS_DIFF_PCT] > threshold) return 1;
+    if (rec->values[SMFW_M_USAGE_COMPLETION_TOKENS_DIFF_PCT] > threshold) return 1;
+    return smfw_record_has(rec, SMFW_M_USAGE_REASONING_TOKENS_DIFF_PCT) &&
+           rec->values[SMFW_M_USAGE_REASONING_TOKENS_DIFF_PCT] > threshold;
+}
+
 smfw_status smfw_results_compute(smfw_results *r, const smfw_goodput_slo *slos, size_t n_slos,
                                  smfw_error *err) {
     size_t n = r->n_records;
@@ -357,7 +372,7 @@ smfw_status smfw_results_compute(smfw_results *r, const smfw_goodput_slo *slos, 
     int have_window = 0;
     double tot[SMFW_M_COUNT_] = {0};
     int have_tot[SMFW_M_COUNT_] = {0};
-    size_t n_good = 0;
+    size_t n_good = 0, n_discrepant = 0, n_compared = 0;
     for (size_t i = 0; i < n; i++) {
         const smfw_record *rec = &r->records[i];
         if (rec->error) {
@@ -388,7 +403,14 @@ smfw_status smfw_results_compute(smfw_results *r, const smfw_goodput_slo *slos, 
             have_window = 1;
         }
         if (n_slos && record_is_good(rec, slos, n_slos)) n_good++;
+        int d = usage_discrepant(rec);
+        if (d >= 0) {
+            n_compared++;
+            n_discrepant += (size_t)d;
+        }
     }
+    if (n_compared)
+        smfw_stats_single(&r->stats[SMFW_M_USAGE_DISCREPANCY_COUNT], (double)n_discrepant);
     double dur_s = 0;
     if (have_window) {
         smfw_stats_single(&r->stats[SMFW_M_MIN_REQUEST_TIMESTAMP], (double)min_start);

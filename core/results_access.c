@@ -139,6 +139,8 @@ char **smfw_record_text_field(const smfw_record *rec, smfw_record_text_id which)
         return &r->worker_id;
     case SMFW_RECORD_PROCESSOR_ID:
         return &r->record_processor_id;
+    case SMFW_RECORD_TOKEN_COUNT_SOURCE:
+        return &r->token_count_source;
     }
     return NULL;
 }

@@ -34,6 +34,9 @@ static const smfw_metric_id jsonl_order[] = {SMFW_M_INPUT_SEQUENCE_LENGTH,
                                              SMFW_M_USAGE_TOTAL_TOKENS,
                                              SMFW_M_USAGE_REASONING_TOKENS,
                                              SMFW_M_USAGE_PROMPT_CACHED_TOKENS,
+                                             SMFW_M_USAGE_PROMPT_TOKENS_DIFF_PCT,
+                                             SMFW_M_USAGE_COMPLETION_TOKENS_DIFF_PCT,
+                                             SMFW_M_USAGE_REASONING_TOKENS_DIFF_PCT,
                                              SMFW_M_ERROR_ISL};
 
 static void put_value(smfw_buf *b, const smfw_metric_info *mi, double base) {
@@ -156,7 +159,7 @@ smfw_status smfw_record_to_jsonl(const smfw_record *rec, char **out, smfw_error 
     }
     /* smfw's own fields: ignored by AIPerf readers. */
     int any_smfw = rec->intended_start_ns || rec->http_status || rec->error ||
-                   smfw_record_has(rec, SMFW_M_SCHEDULE_LAG);
+                   rec->token_count_source || smfw_record_has(rec, SMFW_M_SCHEDULE_LAG);
     if (any_smfw) {
         smfw_buf_puts(&b, ",\"smfw\":{");
         first = 1;
@@ -172,6 +175,11 @@ smfw_status smfw_record_to_jsonl(const smfw_record *rec, char **out, smfw_error 
             SEP();
             smfw_buf_puts(&b, "\"error_class\":");
             smfw_buf_json_string(&b, smfw_error_class_name(rec->error->error_class));
+        }
+        if (rec->token_count_source) {
+            SEP();
+            smfw_buf_puts(&b, "\"token_count_source\":");
+            smfw_buf_json_string(&b, rec->token_count_source);
         }
         static const smfw_metric_id own[] = {SMFW_M_SCHEDULE_LAG, SMFW_M_TTFT_FROM_INTENDED,
                                              SMFW_M_REQUEST_LATENCY_FROM_INTENDED};
@@ -391,6 +399,7 @@ smfw_status smfw_record_from_jsonl(const char *line, size_t len, smfw_record *re
     if (json_is_object(own)) {
         rec->intended_start_ns = json_i64(json_object_get(own, "intended_start_ns"));
         rec->http_status = (int)json_i64(json_object_get(own, "http_status"));
+        rec->token_count_source = json_strdup(json_object_get(own, "token_count_source"));
         json_t *om = json_object_get(own, "metrics");
         const char *tag;
         json_t *obj;

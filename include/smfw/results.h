@@ -87,8 +87,14 @@ typedef enum smfw_metric_id {
     /* appended: the server's prefix-cache hits (usage.prompt_tokens_details.cached_tokens) */
     SMFW_M_USAGE_PROMPT_CACHED_TOKENS = 39,       /**< per record (R) */
     SMFW_M_TOTAL_USAGE_PROMPT_CACHED_TOKENS = 40, /**< derived sum */
+    /* appended: AIPerf's server-usage vs client-count differences (|usage - count| / count x
+     * 100), per record only when the counts are the client's own (a tokenizer) */
+    SMFW_M_USAGE_PROMPT_TOKENS_DIFF_PCT = 41,     /**< per record (R): usage_prompt vs ISL */
+    SMFW_M_USAGE_COMPLETION_TOKENS_DIFF_PCT = 42, /**< per record (R): usage_completion vs OSL */
+    SMFW_M_USAGE_REASONING_TOKENS_DIFF_PCT = 43,  /**< per record (R): usage vs reasoning count */
+    SMFW_M_USAGE_DISCREPANCY_COUNT = 44,          /**< aggregate: records with a diff over 10 % */
 #ifdef SMFW_TEST_APPEND_METRIC
-    SMFW_M_TEST_APPENDED = 41, /**< test builds only: a record metric appended in a minor */
+    SMFW_M_TEST_APPENDED = 45, /**< test builds only: a record metric appended in a minor */
 #endif
     SMFW_M_COUNT_ /**< ids this build knows (not a metric); plugins ask smfw_metric_count() */
 } smfw_metric_id;
@@ -501,7 +507,9 @@ typedef enum smfw_record_text_id {
     SMFW_RECORD_X_CORRELATION_ID,
     SMFW_RECORD_CONVERSATION_ID,
     SMFW_RECORD_WORKER_ID,
-    SMFW_RECORD_PROCESSOR_ID /**< AIPerf's record_processor_id */
+    SMFW_RECORD_PROCESSOR_ID,      /**< AIPerf's record_processor_id */
+    SMFW_RECORD_TOKEN_COUNT_SOURCE /**< where ISL/OSL came from: "tokenizer:<name>",
+                                      "server_usage", "content_chunks", "estimated" */
 } smfw_record_text_id;
 
 /** A text field of a record, or NULL when absent (or `which` is unknown). */
@@ -535,6 +543,15 @@ SMFW_API void smfw_record_set_time(smfw_record *rec, smfw_record_time which, int
  */
 SMFW_API smfw_status smfw_record_set_text(smfw_record *rec, smfw_record_text_id which,
                                           const char *value);
+
+/**
+ * AIPerf's usage_prompt/completion/reasoning_tokens_diff_pct from the record's own values:
+ * |usage - client count| / client count x 100 against ISL, OSL and the reasoning count, each
+ * set when both values exist and the client count is not 0 (else cleared). For a backend
+ * whose token counts are its own (a tokenizer): against counts taken from the server's usage
+ * the differences say nothing. Call it after the last smfw_record_set_output_tokens().
+ */
+SMFW_API void smfw_record_set_usage_diffs(smfw_record *rec);
 
 /** Set the record's session number (-1 = absent) and turn index. */
 SMFW_API void smfw_record_set_session(smfw_record *rec, int64_t session_num, int32_t turn_index);

@@ -42,6 +42,7 @@ struct smfw_record {
     /* smfw extras */
     int64_t intended_start_ns; /**< wall time the schedule wanted the send */
     int http_status;           /**< 0 = none */
+    char *token_count_source;  /**< where ISL/OSL came from (SMFW_RECORD_TOKEN_COUNT_SOURCE) */
     /* metric values in BASE units, indexed by id (only per-record ids are used); bit i of
      * `present` = values[i] is set (record.c asserts the ids fit) */
     uint64_t present;
