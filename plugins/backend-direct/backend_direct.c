@@ -401,6 +401,7 @@ typedef struct run_state {
     int64_t last_progress_ns;
     int64_t valid, errors, used_usage, chunks, estimated, tokenized;
     int64_t skew_s;
+    char tok_src[300]; /* "tokenizer:<name>", each record's token_count_source with --tokenizer */
     int cancel_seen;
     smfw_status add_status;
     smfw_error add_err;
@@ -478,19 +479,30 @@ static size_t drain(run_state *rs, size_t max, int wait_ms) {
                                                                   strlen(x->reasoning), NULL)
                                            : -1;
                 smfw_record_set_output_tokens(x->rec, rs->eng->opt->streaming, osl, r);
+                /* Both counts are the client's now: AIPerf's usage-discrepancy metrics. */
+                smfw_record_set_usage_diffs(x->rec);
             }
             if (x->is_error) {
                 rs->errors++;
             } else {
                 rs->valid++;
-                if (x->tokenized)
+                const char *src;
+                if (x->tokenized) {
                     rs->tokenized++;
-                else if (x->used_usage)
+                    src = rs->tok_src;
+                } else if (x->used_usage) {
                     rs->used_usage++;
-                else if (x->estimated)
+                    src = "server_usage";
+                } else if (x->estimated) {
                     rs->estimated++;
-                else
+                    src = "estimated";
+                } else {
                     rs->chunks++;
+                    src = "content_chunks";
+                }
+                /* Here, not on the load worker: one more copy off the hot path. */
+                if (rs->eng->opt->endpoint_type != DIRECT_EP_EMBEDDINGS)
+                    smfw_record_set_text(x->rec, SMFW_RECORD_TOKEN_COUNT_SOURCE, src);
             }
             /* The text is kept for --tokenizer too; outputs.json has it only when asked. */
             int keep = rs->eng->opt->save_outputs;
@@ -786,6 +798,8 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     pthread_mutex_init(&rs->ring_lock, NULL);
     pthread_mutex_init(&rs->write_lock, NULL);
     rs->skew_s = INT64_MIN;
+    snprintf(rs->tok_src, sizeof rs->tok_src, "tokenizer:%s",
+             b->tok ? smfw_tokenizer_name(b->tok) : "");
     st = direct_outputs_open(&rs->outputs, run->output_dir, err);
     if (st != SMFW_OK) goto out;
 
@@ -825,9 +839,7 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         goto out;
     }
     smfw_results_set_records_complete(results, 1);
-    char tok_src[300];
-    snprintf(tok_src, sizeof tok_src, "tokenizer:%s", b->tok ? smfw_tokenizer_name(b->tok) : "");
-    const char *src = rs->tokenized && rs->tokenized == rs->valid       ? tok_src
+    const char *src = rs->tokenized && rs->tokenized == rs->valid       ? rs->tok_src
                       : rs->used_usage && !rs->chunks && !rs->estimated ? "server_usage"
                       : rs->chunks && !rs->used_usage && !rs->estimated ? "content_chunks"
                       : rs->estimated && !rs->used_usage && !rs->chunks ? "estimated"

@@ -3,7 +3,8 @@
 // add_special_tokens=False), checked against @lenml/tokenizers (transformers.js) on what the
 // run itself wrote: inputs.json (the prompts sent), outputs.json (the texts received) and
 // profile_export.jsonl (the counts). smfw-mock reports its own usage counts, which differ
-// from the tokenizer's: the test also shows the tokenizer's counts won over the server's.
+// from the tokenizer's: the test also shows the tokenizer's counts won over the server's, and
+// checks each record's token_count_source and AIPerf's usage-discrepancy metrics.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -40,7 +41,7 @@ for (const [model, streaming] of [["qwen3", true], ["llama3_1", false]]) {
       "--mock-arg=--output-tokens=37", ...(streaming ? [] : ["--no-streaming"])];
     const r = run(`${model}-${streaming}`, args);
     assert.equal(r.records.length, 24);
-    let serverDiffers = 0;
+    let serverDiffers = 0, compared = 0, discrepant = 0;
     for (const rec of r.records) {
       const m = rec.metrics;
       const prompt = r.prompts.get(rec.metadata.conversation_id);
@@ -51,14 +52,60 @@ for (const [model, streaming] of [["qwen3", true], ["llama3_1", false]]) {
       assert.equal(m.input_sequence_length.value, isl, `ISL of ${JSON.stringify(prompt.slice(0, 60))}`);
       assert.equal(m.output_sequence_length.value, osl, `OSL of ${JSON.stringify(output.slice(0, 60))}`);
       if (m.usage_prompt_tokens && m.usage_prompt_tokens.value !== isl) serverDiffers++;
+      // Each record names its source, and carries AIPerf's usage differences against the
+      // oracle's counts (|usage - count| / count x 100, the same doubles in JS as in Python).
+      assert.equal(rec.smfw?.token_count_source, "tokenizer:" + model);
+      const diffs = {};
+      for (const [tag, usage, count] of [["prompt", m.usage_prompt_tokens, isl],
+        ["completion", m.usage_completion_tokens, osl]]) {
+        const got = m[`usage_${tag}_tokens_diff_pct`];
+        if (!usage || count === 0) {
+          assert.equal(got, undefined, `${tag} difference without a usage count or against 0`);
+          continue;
+        }
+        diffs[tag] = (Math.abs(usage.value - count) / count) * 100.0;
+        assert.deepEqual(got, { value: diffs[tag], unit: "%" }, `usage_${tag}_tokens_diff_pct`);
+      }
+      // AIPerf's UsageDiscrepancyCountMetric: both differences needed, any over 10 % counts
+      if ("prompt" in diffs && "completion" in diffs) {
+        compared++;
+        if (diffs.prompt > 10 || diffs.completion > 10) discrepant++;
+      }
     }
+    assert.ok(compared > 0, "no record had both differences: the count is not exercised");
+    assert.deepEqual(r.summary.usage_discrepancy_count, { unit: "requests", avg: discrepant });
+    for (const tag of ["prompt", "completion"])
+      assert.equal(r.summary[`usage_${tag}_tokens_diff_pct`].count, compared);
     // The mock's usage is its own count: the test would pass on usage alone otherwise.
     assert.ok(serverDiffers > 0, "the server's usage equals the tokenizer's everywhere: nothing shown");
     assert.equal(findSource(r.summary),
       "tokenizer:" + model);
-    console.log(`${model}: 24 records, ISL and OSL identical; server usage differed on ${serverDiffers}`);
+    console.log(`${model}: 24 records, ISL and OSL identical; server usage differed on ${serverDiffers}; ` +
+      `usage_discrepancy_count ${discrepant} of ${compared}`);
   });
 }
+
+// Without a tokenizer the counts are the server's own: each record says so, and there is no
+// usage difference to report (AIPerf computes them only from its own tokenizer's counts).
+test("without --tokenizer: token_count_source server_usage, no usage differences", () => {
+  const r = run("no-tokenizer", ["-n", "8", "--mock-arg=--output-tokens=37"]);
+  assert.equal(r.records.length, 8);
+  for (const rec of r.records) {
+    assert.equal(rec.smfw?.token_count_source, "server_usage");
+    assert.equal(rec.metrics.input_sequence_length.value, rec.metrics.usage_prompt_tokens.value);
+    for (const tag of Object.keys(rec.metrics)) assert.ok(!tag.endsWith("_diff_pct"), tag);
+  }
+  for (const tag of Object.keys(r.summary))
+    assert.ok(!tag.endsWith("_diff_pct") && tag !== "usage_discrepancy_count", tag);
+  assert.equal(findSource(r.summary), "server_usage");
+  // A stream without usage: the output is counted in content chunks, and each record says so.
+  const c = run("no-usage", ["-n", "4", "--no-include-usage", "--mock-arg=--output-tokens=37"]);
+  for (const rec of c.records) {
+    assert.equal(rec.smfw?.token_count_source, "content_chunks");
+    assert.equal(rec.metrics.usage_prompt_tokens, undefined);
+  }
+  assert.equal(findSource(c.summary), "content_chunks");
+});
 
 function findSource(o) {
   if (o && typeof o === "object") {
