@@ -324,22 +324,6 @@ static int is_chunk(const char *name) {
            strcmp(name + strlen(name) - 6, ".jsonl") == 0;
 }
 
-/* Append file src to the open fp. */
-static smfw_status append_file(FILE *fp, const char *src, smfw_error *err) {
-    FILE *in = fopen(src, "rb");
-    if (!in) return smfw_error_set(err, SMFW_ERR_IO, "cannot read %s: %s", src, strerror(errno));
-    char buf[65536];
-    size_t k;
-    smfw_status st = SMFW_OK;
-    while ((k = fread(buf, 1, sizeof buf, in)) > 0)
-        if (fwrite(buf, 1, k, fp) != k) {
-            st = smfw_error_set(err, SMFW_ERR_IO, "cannot write records: %s", strerror(errno));
-            break;
-        }
-    fclose(in);
-    return st;
-}
-
 /* Copy one shard (its keys are keys[from..to), sorted) into part->dir. */
 static smfw_status fetch_shard(smfw_aws_client *c, const char *bucket, size_t plen, char **keys,
                                size_t from, size_t to, int allow_incomplete,
@@ -399,7 +383,7 @@ static smfw_status fetch_shard(smfw_aws_client *c, const char *bucket, size_t pl
     for (size_t i = from; i < to && st == SMFW_OK; i++) {
         if (!is_chunk(keys[i] + plen + slen + 1)) continue;
         st = smfw_aws_s3_get_object_file(c, bucket, keys[i], tmp, err);
-        if (st == SMFW_OK) st = append_file(fp, tmp, err);
+        if (st == SMFW_OK) st = smfw_file_append_to(fp, tmp, err);
         remove(tmp);
         part->chunks++;
     }

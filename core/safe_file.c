@@ -88,3 +88,18 @@ int smfw_mkdir_unique(const char *parent, const char *name, char *out, size_t si
     }
     return 0;
 }
+
+smfw_status smfw_file_append_to(FILE *out, const char *path, smfw_error *err) {
+    FILE *in = fopen(path, "rb");
+    if (!in) return smfw_error_set(err, SMFW_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    char buf[65536];
+    size_t k;
+    smfw_status st = SMFW_OK;
+    while (st == SMFW_OK && (k = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, k, out) != k)
+            st = smfw_error_set(err, SMFW_ERR_IO, "cannot copy %s: %s", path, strerror(errno));
+    if (st == SMFW_OK && ferror(in))
+        st = smfw_error_set(err, SMFW_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    fclose(in);
+    return st;
+}

@@ -15,6 +15,7 @@
 #include <smfw/results_layout.h>
 #include <smfw/capacity.h>
 #include <smfw/log.h>
+#include <smfw/untrusted.h>
 
 #include "commands.h"
 
@@ -291,13 +292,10 @@ static int analyse_and_report(const smfw_cli *cli, const sweep_args *a, smfw_run
     if (!quiet) {
         char path[4200];
         snprintf(path, sizeof path, "%s/sweep.md", write_dir);
-        FILE *md = fopen(path, "r");
-        if (md) {
-            char buf[8192];
-            size_t k;
-            while ((k = fread(buf, 1, sizeof buf, md)) > 0) fwrite(buf, 1, k, stdout);
-            fclose(md);
-        }
+        /* None without the markdown reporter; a failure to print it is only logged, since the
+         * reports are written. */
+        if (access(path, F_OK) == 0 && smfw_file_append_to(stdout, path, &err) != SMFW_OK)
+            SMFW_LOG_WARN("sweep", "%s", err.message);
         fprintf(stdout, "\nReports: %s/sweep.{md,csv,json,html}\n", write_dir);
     }
     return 0;

@@ -47,6 +47,10 @@ SMFW_API int smfw_file_publish(const char *tmp, const char *path, int replace);
  *  0, or -1 with errno; *created (when not NULL) says whether path itself was made here. */
 SMFW_API int smfw_mkdir_p(const char *path, unsigned mode, int *created);
 
+/** Append the bytes of the file at path to out (a stream already open: stdout, a file being
+ *  assembled). SMFW_ERR_IO names path when it cannot be read or out cannot take it. */
+SMFW_API smfw_status smfw_file_append_to(FILE *out, const char *path, smfw_error *err);
+
 /** Create a new folder parent/name, or parent/name-2, -3, ... when taken; its path goes to
  *  out. 0, or -1 with errno. */
 SMFW_API int smfw_mkdir_unique(const char *parent, const char *name, char *out, size_t size);
