@@ -5,6 +5,8 @@
 
 #include <jansson.h>
 
+#include <smfw/untrusted.h>
+
 #include "aws/aws_internal.h"
 
 const smfw_aws_json_service smfw_aws_sagemaker = {"sagemaker", "sagemaker", "SageMaker", "1.1"};
@@ -77,4 +79,44 @@ smfw_status smfw_aws_json_call_tree(smfw_aws_client *c, const smfw_aws_json_serv
     else
         json_decref(root);
     return SMFW_OK;
+}
+
+smfw_status smfw_aws_json_pages(smfw_aws_client *c, const smfw_aws_json_service *svc,
+                                const char *operation, const struct json_t *request,
+                                smfw_aws_json_page_fn each, void *user, int *more,
+                                smfw_error *err) {
+    if (more) *more = 0;
+    json_t *req = request ? json_deep_copy(request) : json_object();
+    if (!req) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    smfw_pager pager;
+    smfw_pager_init(&pager);
+    smfw_status st = SMFW_OK;
+    for (;;) {
+        json_t *page = NULL;
+        st = smfw_aws_json_call_tree(c, svc, operation, req, &page, err);
+        if (st != SMFW_OK) break;
+        const char *next = json_string_value(json_object_get(page, "NextToken"));
+        int verdict = smfw_pager_page(&pager, json_dumpb(page, NULL, 0, JSON_COMPACT), next);
+        int go = each(user, page, err);
+        if (go < 0) {
+            st = err ? err->status : SMFW_ERR_IO;
+        } else if (go > 0) {
+            if (more) *more = verdict == SMFW_PAGER_MORE;
+        } else if (verdict < 0) {
+            st = smfw_error_set(err, SMFW_ERR_PROTOCOL, "%s %s stopped after %lld pages: %s",
+                                label_of(svc), operation, (long long)pager.pages,
+                                smfw_pager_why(verdict));
+        } else if (verdict == SMFW_PAGER_MORE &&
+                   json_object_set_new(req, "NextToken", json_string(next)) == 0) {
+            json_decref(page);
+            continue;
+        } else if (verdict == SMFW_PAGER_MORE) {
+            st = smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+        }
+        json_decref(page);
+        break;
+    }
+    smfw_pager_free(&pager);
+    json_decref(req);
+    return st;
 }

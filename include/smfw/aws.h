@@ -190,6 +190,26 @@ SMFW_API smfw_status smfw_aws_json_call_tree(smfw_aws_client *client,
                                              const char *operation, const struct json_t *request,
                                              struct json_t **response, smfw_error *err);
 
+/**
+ * What smfw_aws_json_pages() does after a page: 0 asks for the next one, 1 stops (the caller
+ * has what it wanted), -1 stops with *err set.
+ */
+typedef int (*smfw_aws_json_page_fn)(void *user, struct json_t *page, smfw_error *err);
+
+/**
+ * A paginated awsJson operation (NextToken in the request and the answer) page after page:
+ * `request` (borrowed, not changed) is sent, then a copy with each answer's NextToken, every
+ * answer going to `each`, until an answer has no NextToken or `each` stops. The listing is
+ * the service's, so it is guarded (smfw_pager: a repeated token, more than
+ * bundle.max_list_pages pages or bundle.max_list_bytes): SMFW_ERR_PROTOCOL naming the
+ * operation. *more (when not NULL) is 1 when `each` stopped while a NextToken remained.
+ */
+SMFW_API smfw_status smfw_aws_json_pages(smfw_aws_client *client,
+                                         const smfw_aws_json_service *service,
+                                         const char *operation, const struct json_t *request,
+                                         smfw_aws_json_page_fn each, void *user, int *more,
+                                         smfw_error *err);
+
 /* ---- restJson (AWS Batch) ---- */
 
 /** Which restJson service to call. */

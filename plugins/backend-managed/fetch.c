@@ -19,56 +19,50 @@
 
 #include "managed.h"
 
+typedef struct made_by_recommendations {
+    smfw_aws_client *client;
+    json_t *arns; /* the benchmark jobs' ARNs */
+} made_by_recommendations;
+
+/* The benchmark jobs each recommendation job of a page made. A job that cannot be described
+ * excludes nothing. */
+static int recommendation_page(void *user, json_t *page, smfw_error *err) {
+    (void)err;
+    made_by_recommendations *m = user;
+    size_t i;
+    json_t *j;
+    json_array_foreach(json_object_get(page, "AIRecommendationJobs"), i, j) {
+        const char *name = json_string_value(json_object_get(j, "AIRecommendationJobName"));
+        if (!name) continue;
+        json_t *dreq = json_pack("{s:s}", "AIRecommendationJobName", name);
+        json_t *d = NULL;
+        smfw_error de;
+        if (managed_sagemaker_call(m->client, "DescribeAIRecommendationJob", dreq, &d, &de) ==
+            SMFW_OK) {
+            size_t k;
+            json_t *rec;
+            json_array_foreach(json_object_get(d, "Recommendations"), k, rec) {
+                json_t *arn = json_object_get(rec, "AIBenchmarkJobArn");
+                if (json_is_string(arn)) json_array_append(m->arns, arn);
+            }
+        }
+        json_decref(d);
+        json_decref(dreq);
+    }
+    return 0;
+}
+
 /* Benchmark jobs that AI recommendation jobs created (excluded from "newest"). */
 static json_t *recommendation_job_arns(smfw_aws_client *c) {
-    json_t *arns = json_array();
-    char *token = NULL;
-    smfw_pager pager;
-    smfw_pager_init(&pager);
-    for (;;) {
-        json_t *req = json_pack("{s:i}", "MaxResults", 100);
-        if (req && token) json_object_set_new(req, "NextToken", json_string(token));
-        free(token);
-        token = NULL;
-        json_t *root = NULL;
-        smfw_error e;
-        smfw_status st = managed_sagemaker_call(c, "ListAIRecommendationJobs", req, &root, &e);
-        json_decref(req);
-        if (st != SMFW_OK) {
-            SMFW_LOG_DEBUG("results", "cannot list recommendation jobs (%s); none excluded",
-                           e.message);
-            break;
-        }
-        size_t i;
-        json_t *j;
-        json_array_foreach(json_object_get(root, "AIRecommendationJobs"), i, j) {
-            const char *name = json_string_value(json_object_get(j, "AIRecommendationJobName"));
-            if (!name) continue;
-            json_t *dreq = json_pack("{s:s}", "AIRecommendationJobName", name);
-            json_t *d = NULL;
-            if (managed_sagemaker_call(c, "DescribeAIRecommendationJob", dreq, &d, &e) == SMFW_OK) {
-                size_t k;
-                json_t *rec;
-                json_array_foreach(json_object_get(d, "Recommendations"), k, rec) {
-                    json_t *arn = json_object_get(rec, "AIBenchmarkJobArn");
-                    if (json_is_string(arn)) json_array_append(arns, arn);
-                }
-            }
-            json_decref(d);
-            json_decref(dreq);
-        }
-        const char *next = json_string_value(json_object_get(root, "NextToken"));
-        int verdict = smfw_pager_page(&pager, json_dumpb(root, NULL, 0, JSON_COMPACT), next);
-        if (verdict == SMFW_PAGER_MORE) token = strdup(next);
-        if (verdict < 0)
-            SMFW_LOG_WARN("results", "ListAIRecommendationJobs stopped after %lld pages: %s",
-                          (long long)pager.pages, smfw_pager_why(verdict));
-        json_decref(root);
-        if (!token) break;
-    }
-    free(token);
-    smfw_pager_free(&pager);
-    return arns;
+    made_by_recommendations m = {c, json_array()};
+    json_t *req = json_pack("{s:i}", "MaxResults", 100);
+    smfw_error e;
+    if (smfw_aws_json_pages(c, &smfw_aws_sagemaker, "ListAIRecommendationJobs", req,
+                            recommendation_page, &m, NULL, &e) != SMFW_OK)
+        SMFW_LOG_DEBUG("results", "cannot list all recommendation jobs (%s); the rest not excluded",
+                       e.message);
+    json_decref(req);
+    return m.arns;
 }
 
 static int arn_in(json_t *arns, const char *arn) {
@@ -78,49 +72,41 @@ static int arn_in(json_t *arns, const char *arn) {
     return 0;
 }
 
-static smfw_status newest_job(smfw_aws_client *c, char *name, size_t size, smfw_error *err) {
-    json_t *excluded = recommendation_job_arns(c);
-    char *token = NULL;
-    double best_time = -1;
-    name[0] = '\0';
-    smfw_status st = SMFW_OK;
-    smfw_pager pager;
-    smfw_pager_init(&pager);
-    for (;;) {
-        json_t *req = json_pack("{s:i, s:s, s:s}", "MaxResults", 100, "SortBy", "CreationTime",
-                                "SortOrder", "Descending");
-        if (req && token) json_object_set_new(req, "NextToken", json_string(token));
-        free(token);
-        token = NULL;
-        json_t *root = NULL;
-        st = managed_sagemaker_call(c, "ListAIBenchmarkJobs", req, &root, err);
-        json_decref(req);
-        if (st != SMFW_OK) break;
-        size_t i;
-        json_t *j;
-        json_array_foreach(json_object_get(root, "AIBenchmarkJobs"), i, j) {
-            const char *n = json_string_value(json_object_get(j, "AIBenchmarkJobName"));
-            const char *arn = json_string_value(json_object_get(j, "AIBenchmarkJobArn"));
-            double t = json_number_value(json_object_get(j, "CreationTime"));
-            if (!n || arn_in(excluded, arn)) continue;
-            if (t > best_time) {
-                best_time = t;
-                snprintf(name, size, "%s", n);
-            }
+typedef struct newest_search {
+    json_t *excluded;
+    double best_time;
+    char *name;
+    size_t size;
+} newest_search;
+
+static int newest_page(void *user, json_t *page, smfw_error *err) {
+    (void)err;
+    newest_search *ns = user;
+    size_t i;
+    json_t *j;
+    json_array_foreach(json_object_get(page, "AIBenchmarkJobs"), i, j) {
+        const char *n = json_string_value(json_object_get(j, "AIBenchmarkJobName"));
+        const char *arn = json_string_value(json_object_get(j, "AIBenchmarkJobArn"));
+        double t = json_number_value(json_object_get(j, "CreationTime"));
+        if (!n || arn_in(ns->excluded, arn)) continue;
+        if (t > ns->best_time) {
+            ns->best_time = t;
+            snprintf(ns->name, ns->size, "%s", n);
         }
-        const char *next = json_string_value(json_object_get(root, "NextToken"));
-        int verdict = smfw_pager_page(&pager, json_dumpb(root, NULL, 0, JSON_COMPACT), next);
-        if (verdict == SMFW_PAGER_MORE) token = strdup(next);
-        json_decref(root);
-        if (verdict < 0)
-            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
-                                "ListAIBenchmarkJobs stopped after %lld pages: %s",
-                                (long long)pager.pages, smfw_pager_why(verdict));
-        if (!token) break;
     }
-    free(token);
-    smfw_pager_free(&pager);
-    json_decref(excluded);
+    return 0;
+}
+
+static smfw_status newest_job(smfw_aws_client *c, char *name, size_t size, smfw_error *err) {
+    newest_search ns = {recommendation_job_arns(c), -1, name, size};
+    name[0] = '\0';
+    json_t *req = json_pack("{s:i, s:s, s:s}", "MaxResults", 100, "SortBy", "CreationTime",
+                            "SortOrder", "Descending");
+    smfw_status st = req ? smfw_aws_json_pages(c, &smfw_aws_sagemaker, "ListAIBenchmarkJobs", req,
+                                               newest_page, &ns, NULL, err)
+                         : smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    json_decref(req);
+    json_decref(ns.excluded);
     if (st == SMFW_OK && !name[0])
         st = smfw_error_set(err, SMFW_ERR_NOT_FOUND,
                             "no benchmark job found in this account and region (run `smfw "

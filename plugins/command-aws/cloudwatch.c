@@ -165,19 +165,11 @@ static void refresh_summary(cw_report_private *p) {
     }
 }
 
-smfw_status smfw_cloudwatch_add_response(smfw_cw_report *r, const char *text, smfw_error *err) {
+/* One GetMetricData answer (borrowed) into the report. */
+static smfw_status cw_add_page(smfw_cw_report *r, json_t *root, smfw_error *err) {
     cw_report_private *p = (cw_report_private *)r;
-    json_error_t je;
-    json_t *root = json_loads(text ? text : "", 0, &je);
-    if (!json_is_object(root)) {
-        json_decref(root);
-        return smfw_error_set(err, SMFW_ERR_PROTOCOL,
-                              "CloudWatch GetMetricData: the response is not a JSON object (%s)",
-                              je.text);
-    }
     json_t *results = json_object_get(root, "MetricDataResults");
     if (!json_is_array(results)) {
-        json_decref(root);
         return smfw_error_set(err, SMFW_ERR_PROTOCOL,
                               "CloudWatch GetMetricData: the response has no MetricDataResults");
     }
@@ -187,7 +179,6 @@ smfw_status smfw_cloudwatch_add_response(smfw_cw_report *r, const char *text, sm
         const char *id = json_string_value(json_object_get(res, "Id"));
         json_t *ts = json_object_get(res, "Timestamps"), *vs = json_object_get(res, "Values");
         if (!id || !json_is_array(vs) || (ts && !json_is_array(ts))) {
-            json_decref(root);
             return smfw_error_set(err, SMFW_ERR_PROTOCOL,
                                   "CloudWatch GetMetricData: result %zu lacks Id or Values", i);
         }
@@ -208,12 +199,9 @@ smfw_status smfw_cloudwatch_add_response(smfw_cw_report *r, const char *text, sm
         json_t *v;
         json_array_foreach(vs, k, v) {
             if (!json_is_number(v)) {
-                /* id points into root: format the message before releasing it */
-                smfw_status st =
-                    smfw_error_set(err, SMFW_ERR_PROTOCOL,
-                                   "CloudWatch GetMetricData: %s value %zu is not a number", id, k);
-                json_decref(root);
-                return st;
+                return smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                      "CloudWatch GetMetricData: %s value %zu is not a number", id,
+                                      k);
             }
             double x = json_number_value(v);
             if (acc->n[s] == 0 || x > acc->max[s]) acc->max[s] = x;
@@ -229,9 +217,26 @@ smfw_status smfw_cloudwatch_add_response(smfw_cw_report *r, const char *text, sm
             }
         }
     }
-    json_decref(root);
     refresh_summary(p);
     return SMFW_OK;
+}
+
+smfw_status smfw_cloudwatch_add_response(smfw_cw_report *r, const char *text, smfw_error *err) {
+    json_error_t je;
+    json_t *root = json_loads(text ? text : "", 0, &je);
+    if (!json_is_object(root)) {
+        json_decref(root);
+        return smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                              "CloudWatch GetMetricData: the response is not a JSON object (%s)",
+                              je.text);
+    }
+    smfw_status st = cw_add_page(r, root, err);
+    json_decref(root);
+    return st;
+}
+
+static int cw_page(void *user, json_t *page, smfw_error *err) {
+    return cw_add_page(user, page, err) == SMFW_OK ? 0 : -1;
 }
 
 smfw_status smfw_cloudwatch_fetch(smfw_aws_client *client, const smfw_cw_query *query,
@@ -248,30 +253,12 @@ smfw_status smfw_cloudwatch_fetch(smfw_aws_client *client, const smfw_cw_query *
         free(body);
         return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
     }
-    smfw_status st = SMFW_OK;
-    for (int page = 0; page < 100; page++) {
-        char *resp = NULL;
-        st = smfw_aws_json_call(client, &smfw_aws_cloudwatch, "GetMetricData", body, &resp, err);
-        if (st != SMFW_OK) break;
-        st = smfw_cloudwatch_add_response(r, resp, err);
-        json_t *root = st == SMFW_OK ? json_loads(resp, 0, NULL) : NULL;
-        free(resp);
-        const char *next = json_string_value(json_object_get(root, "NextToken"));
-        if (st != SMFW_OK || !next || !*next) {
-            json_decref(root);
-            break;
-        }
-        json_t *req = json_loads(body, 0, NULL);
-        json_object_set_new(req, "NextToken", json_string(next));
-        json_decref(root);
-        free(body);
-        body = json_dumps(req, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        json_decref(req);
-        if (!body) {
-            st = smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
-            break;
-        }
-    }
+    json_error_t je;
+    json_t *req = json_loads(body, 0, &je);
+    smfw_status st = req ? smfw_aws_json_pages(client, &smfw_aws_cloudwatch, "GetMetricData", req,
+                                               cw_page, r, NULL, err)
+                         : smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    json_decref(req);
     free(body);
     if (st != SMFW_OK) {
         smfw_cw_report_free(r);

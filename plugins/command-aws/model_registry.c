@@ -122,39 +122,28 @@ smfw_status smfw_mr_endpoint_arn(smfw_aws_client *c, const char *endpoint, char 
     return st;
 }
 
+static int tags_page(void *user, json_t *page, smfw_error *err) {
+    smfw_publish_set *tags = user;
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(page, "Tags"), i, t) {
+        const char *k = json_string_value(json_object_get(t, "Key"));
+        const char *v = json_string_value(json_object_get(t, "Value"));
+        if (k && smfw_publish_set_put(tags, k, v ? v : "") != 0) {
+            smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 smfw_status smfw_mr_list_tags(smfw_aws_client *c, const char *arn, smfw_publish_set *tags,
                               smfw_error *err) {
-    smfw_pager pager;
-    smfw_pager_init(&pager);
-    char *token = NULL;
-    smfw_status st = SMFW_OK;
-    for (;;) {
-        json_t *req = json_pack("{s:s,s:i}", "ResourceArn", arn, "MaxResults", 100);
-        if (token) json_object_set_new(req, "NextToken", json_string(token));
-        free(token);
-        token = NULL;
-        json_t *root = NULL;
-        st = call(c, "ListTags", req, &root, err);
-        if (st != SMFW_OK) break;
-        size_t i;
-        json_t *t;
-        json_array_foreach(json_object_get(root, "Tags"), i, t) {
-            const char *k = json_string_value(json_object_get(t, "Key"));
-            const char *v = json_string_value(json_object_get(t, "Value"));
-            if (k && smfw_publish_set_put(tags, k, v ? v : "") != 0)
-                st = smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
-        }
-        const char *next = json_string_value(json_object_get(root, "NextToken"));
-        int verdict = smfw_pager_page(&pager, 0, next);
-        if (verdict == SMFW_PAGER_MORE) token = strdup(next);
-        if (verdict < 0)
-            st = smfw_error_set(err, SMFW_ERR_PROTOCOL, "ListTags stopped after %lld pages: %s",
-                                (long long)pager.pages, smfw_pager_why(verdict));
-        json_decref(root);
-        if (!token || st != SMFW_OK) break;
-    }
-    free(token);
-    smfw_pager_free(&pager);
+    json_t *req = json_pack("{s:s,s:i}", "ResourceArn", arn, "MaxResults", 100);
+    if (!req) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    smfw_status st =
+        smfw_aws_json_pages(c, &smfw_aws_sagemaker, "ListTags", req, tags_page, tags, NULL, err);
+    json_decref(req);
     return st;
 }
 
