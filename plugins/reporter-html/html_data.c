@@ -1,19 +1,12 @@
 /*
  * html_data.c - chart series from results (see html_data.h).
  */
-#include <smfw/run_set.h>
-
 #include "html_data.h"
 
-#include <ctype.h>
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-#include <jansson.h>
 
 #include "../reporter-common/rpt.h"
 
@@ -306,122 +299,4 @@ fail:
     free(count);
     free(base);
     return -1;
-}
-
-/* Concurrency of a run: run info, then input_config (0.5 loadgen or 0.10 phases). */
-static int64_t html_sweep_concurrency(const smfw_results *r, const char *name) {
-    const smfw_run_info *info = smfw_results_info(r);
-    if (info->concurrency > 0) return info->concurrency;
-    int64_t c = 0;
-    json_t *cfg = smfw_results_input_config(r); /* borrowed */
-    if (cfg) {
-        json_t *v = json_object_get(json_object_get(cfg, "loadgen"), "concurrency");
-        if (json_is_integer(v)) c = json_integer_value(v);
-        json_t *phases = json_object_get(cfg, "phases");
-        size_t i;
-        json_t *ph;
-        json_array_foreach(phases, i, ph) {
-            const char *pn = json_string_value(json_object_get(ph, "name"));
-            json_t *pc = json_object_get(ph, "concurrency");
-            if (pn && strcmp(pn, "profiling") == 0 && json_is_integer(pc))
-                c = json_integer_value(pc);
-        }
-    }
-    if (c > 0) return c;
-    /* Last resort: trailing digits of the folder name ("qwen_concurrency4"). */
-    size_t len = strlen(name), k = len;
-    while (k > 0 && isdigit((unsigned char)name[k - 1])) k--;
-    return k < len ? strtoll(name + k, NULL, 10) : 0;
-}
-
-static int html_sweep_cmp(const void *a, const void *b) {
-    const html_sweep_point *x = a, *y = b;
-    if (x->concurrency != y->concurrency) return x->concurrency < y->concurrency ? -1 : 1;
-    return strcmp(x->label, y->label);
-}
-
-size_t html_sweep_scan(const char *dir, html_sweep_point **out) {
-    *out = NULL;
-    DIR *d = dir ? opendir(dir) : NULL;
-    if (!d) return 0;
-    html_sweep_point *p = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.') continue;
-        char path[4096];
-        struct stat st;
-        snprintf(path, sizeof path, "%s/%s/profile_export_aiperf.json", dir, e->d_name);
-        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
-        smfw_results *r = smfw_results_new();
-        if (!r) break;
-        smfw_error err;
-        smfw_error_clear(&err);
-        const smfw_stats *ttft = NULL, *otps = NULL, *rtps = NULL;
-        if (smfw_results_load_aiperf_json(r, path, &err) == SMFW_OK &&
-            (ttft = smfw_results_stat(r, SMFW_M_TIME_TO_FIRST_TOKEN)) != NULL &&
-            (ttft->fields & (SMFW_STAT_P_FIRST << SMFW_P95)) &&
-            (otps = smfw_results_stat(r, SMFW_M_OUTPUT_TOKEN_THROUGHPUT)) != NULL) {
-            if (n == cap) {
-                size_t nc = cap ? cap * 2 : 8;
-                html_sweep_point *np = realloc(p, nc * sizeof *np);
-                if (!np) {
-                    smfw_results_free(r);
-                    break;
-                }
-                p = np;
-                cap = nc;
-            }
-            html_sweep_point *pt = &p[n];
-            pt->label = strdup(e->d_name);
-            if (pt->label) {
-                pt->concurrency = html_sweep_concurrency(r, e->d_name);
-                pt->ttft_p95_ms = ttft->p[SMFW_P95];
-                pt->output_tps = otps->avg;
-                rtps = smfw_results_stat(r, SMFW_M_REQUEST_THROUGHPUT);
-                pt->request_tps = rtps ? rtps->avg : 0.0;
-                n++;
-            }
-        }
-        smfw_results_free(r);
-    }
-    closedir(d);
-    if (n > 1) qsort(p, n, sizeof *p, html_sweep_cmp);
-    *out = p;
-    return n;
-}
-
-void html_sweep_free(html_sweep_point *p, size_t n) {
-    for (size_t i = 0; i < n; i++) free(p[i].label);
-    free(p);
-}
-
-int html_sweep_knee(const html_sweep_point *p, size_t n) {
-    /* The same knee as `smfw sweep` (run_set.h): the first level after which
-     * throughput gains stay below 10% per doubling while TTFT p95 rises. */
-    if (n < 2) return -1;
-    smfw_sweep_point *pts = calloc(n, sizeof *pts);
-    if (!pts) return -1;
-    for (size_t i = 0; i < n; i++) {
-        pts[i].load = p[i].concurrency > 0 ? (double)p[i].concurrency : (double)(i + 1);
-        pts[i].ttft_p50_ms = pts[i].itl_p50_ms = pts[i].e2e_avg_ms = NAN;
-        pts[i].e2e_p50_ms = pts[i].e2e_p95_ms = NAN;
-        pts[i].ttft_p95_ms = p[i].ttft_p95_ms;
-        pts[i].output_tps = p[i].output_tps;
-        pts[i].request_tps = p[i].request_tps;
-    }
-    smfw_sweep_options opts;
-    memset(&opts, 0, sizeof opts);
-    smfw_sweep_analysis an;
-    smfw_error err;
-    int knee = -1;
-    if (smfw_sweep_analyze(pts, n, &opts, &an, &err) == SMFW_OK && an.knee >= 0) {
-        /* analyze sorts by load; map back to the caller's order (also by concurrency). */
-        for (size_t i = 0; i < n; i++)
-            if (pts[an.knee].load ==
-                (p[i].concurrency > 0 ? (double)p[i].concurrency : (double)(i + 1)))
-                knee = (int)i;
-    }
-    free(pts);
-    return knee;
 }

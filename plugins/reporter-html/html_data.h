@@ -1,8 +1,8 @@
 /*
  * html_data.h - turning results into chart series for the html reporter:
  * TTFT per request over time, latency CDFs, dispersed output-token
- * throughput over time, errors over time, and sweeps (throughput vs TTFT p95
- * across runs, with the knee).
+ * throughput over time and errors over time. (The sweep chart reads its
+ * levels as a run set, smfw/run_set.h.)
  */
 #ifndef SMFW_HTML_DATA_H
 #define SMFW_HTML_DATA_H
@@ -62,30 +62,5 @@ int html_data_throughput(const smfw_results *r, const html_bins *bins, html_xy *
  */
 int html_data_errors(const smfw_results *r, const html_bins *bins, html_xy *out,
                      smfw_error_class *classes);
-
-/** One run of a sweep. */
-typedef struct html_sweep_point {
-    char *label;
-    int64_t concurrency; /**< 0 = unknown */
-    double ttft_p95_ms;
-    double output_tps;
-    double request_tps;
-} html_sweep_point;
-
-/**
- * Runs found in the immediate sub-folders of `dir` (each holding a
- * profile_export_aiperf.json with TTFT p95 and output throughput), sorted by
- * concurrency then name. *out is malloc'd; returns the count (0 if none).
- */
-size_t html_sweep_scan(const char *dir, html_sweep_point **out);
-
-void html_sweep_free(html_sweep_point *p, size_t n);
-
-/**
- * The knee, by the rule of `smfw sweep` (smfw_sweep_analyze): the first run
- * after which throughput gains stay below 10% per doubling of concurrency
- * while TTFT p95 rises. -1 when throughput still scaled at the last run.
- */
-int html_sweep_knee(const html_sweep_point *p, size_t n);
 
 #endif /* SMFW_HTML_DATA_H */

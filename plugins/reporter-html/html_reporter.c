@@ -7,10 +7,12 @@
  * the headline table and errors (the same words as summary.md), then charts:
  * TTFT per request over the run, CDFs of TTFT, ITL and request latency,
  * output tokens/s over time, errors over time, and, when the result folder
- * holds the runs of a sweep, throughput against TTFT p95 with the knee.
+ * holds the runs of a sweep (read as a run set, smfw/run_set.h, as `smfw
+ * sweep` reads it), throughput against TTFT p95 with the knee.
  * Works for managed bundles too: the per-request charts come from
  * profile_export.jsonl and the CDFs fall back to the summary's percentiles.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@
 #include <smfw/plugin.h>
 #include <smfw/reporter.h>
 #include <smfw/results.h>
+#include <smfw/run_set.h>
 
 #include "../reporter-common/rpt.h"
 #include "html_sweep.h"
@@ -277,17 +280,50 @@ static int html_section_charts(smfw_buf *b, const html_reporter *self, const smf
     return 0;
 }
 
-/* Sweep runs in sub-folders of the output folder or of the folder the results came from. */
-static int html_section_sweep(smfw_buf *b, const smfw_results *r, const char *output_dir) {
-    html_sweep_point *p = NULL;
-    size_t n = html_sweep_scan(output_dir, &p);
-    const char *source = smfw_results_info(r)->source_dir;
-    if (n < 2 && source && strcmp(source, output_dir) != 0) {
-        html_sweep_free(p, n);
-        n = html_sweep_scan(source, &p);
+/* The sweep in `dir` read as a run set (the folder rules of `smfw sweep`): *out is NULL when
+ * dir is not a sweep or holds fewer than two levels. -1 only when out of memory. */
+static int html_sweep_load(const char *dir, smfw_run_set **out) {
+    *out = NULL;
+    if (!dir) return 0;
+    smfw_error err;
+    smfw_error_clear(&err);
+    smfw_run_set *set = NULL;
+    if (smfw_run_set_load_dir(dir, &set, &err) != SMFW_OK)
+        return err.status == SMFW_ERR_NOMEM ? -1 : 0; /* not a sweep: no section */
+    if (smfw_run_set_count(set) < 2) {
+        smfw_run_set_free(set);
+        return 0;
+    }
+    *out = set;
+    return 0;
+}
+
+/* The base name of level i's folder ("qwen_concurrency4"). */
+static const char *html_sweep_level_name(const smfw_run_set *set, size_t i) {
+    const char *dir = smfw_run_set_level_dir(set, i);
+    if (!dir) return "";
+    const char *slash = strrchr(dir, '/');
+    return slash ? slash + 1 : dir;
+}
+
+/* The sweep chart and table of an analysed set; levels without TTFT p95 or output throughput
+ * are left out. Nothing when fewer than two levels can be drawn. */
+static int html_section_sweep_set(smfw_buf *b, const smfw_run_set *set) {
+    size_t n_set = smfw_run_set_count(set);
+    int is_rate = smfw_run_set_is_rate(set);
+    const smfw_sweep_analysis *an = smfw_run_set_analysis(set);
+    size_t *level = calloc(n_set ? n_set : 1, sizeof *level); /* chart point -> set level */
+    if (!level) return -1;
+    size_t n = 0;
+    int knee = -1; /* chart point of the knee */
+    for (size_t i = 0; i < n_set; i++) {
+        const smfw_sweep_point *pt = smfw_run_set_point(set, i);
+        if (isnan(pt->ttft_p95_ms) || isnan(pt->output_tps)) continue;
+        if (an && an->knee >= 0 && (size_t)an->knee == i) knee = (int)n;
+        level[n++] = i;
     }
     if (n < 2) {
-        html_sweep_free(p, n);
+        free(level);
         return 0;
     }
     html_xy xy = {0};
@@ -297,29 +333,27 @@ static int html_section_sweep(smfw_buf *b, const smfw_results *r, const char *ou
     xy.labels = calloc(n, sizeof *xy.labels);
     if (!xy.x || !xy.y || !xy.titles || !xy.labels) {
         html_xy_free(&xy);
-        html_sweep_free(p, n);
+        free(level);
         return -1;
     }
     xy.n = xy.cap = n;
     for (size_t i = 0; i < n; i++) {
+        const smfw_sweep_point *pt = smfw_run_set_point(set, level[i]);
+        const char *name = html_sweep_level_name(set, level[i]);
         char t[512], ts[RPT_NUM_MAX], ls[RPT_NUM_MAX], lab[64];
-        xy.x[i] = p[i].ttft_p95_ms;
-        xy.y[i] = p[i].output_tps;
-        rpt_human(p[i].output_tps, 2, ts);
-        rpt_human(p[i].ttft_p95_ms, 2, ls);
-        if (p[i].concurrency > 0)
-            snprintf(lab, sizeof lab, "c=%lld", (long long)p[i].concurrency);
-        else
-            snprintf(lab, sizeof lab, "%.60s", p[i].label);
-        snprintf(t, sizeof t, "%s (%s): %s output tokens/s at TTFT p95 %s ms", lab, p[i].label, ts,
-                 ls);
+        xy.x[i] = pt->ttft_p95_ms;
+        xy.y[i] = pt->output_tps;
+        rpt_human(pt->output_tps, 2, ts);
+        rpt_human(pt->ttft_p95_ms, 2, ls);
+        snprintf(lab, sizeof lab, is_rate ? "rate=%.10g/s" : "c=%.10g", pt->load);
+        snprintf(t, sizeof t, "%s (%s): %s output tokens/s at TTFT p95 %s ms", lab, name, ts, ls);
         xy.titles[i] = strdup(t);
         xy.labels[i] = strdup(lab);
     }
-    int knee = html_sweep_knee(p, n);
     char mark[128] = "";
     if (knee >= 0)
-        snprintf(mark, sizeof mark, "knee: %s", xy.labels[knee] ? xy.labels[knee] : p[knee].label);
+        snprintf(mark, sizeof mark, "knee: %s",
+                 xy.labels[knee] ? xy.labels[knee] : html_sweep_level_name(set, level[knee]));
     html_chart c = {0};
     c.id = "sweep-knee";
     c.title = "Sweep: output token throughput vs TTFT p95";
@@ -330,32 +364,44 @@ static int html_section_sweep(smfw_buf *b, const smfw_results *r, const char *ou
     c.x_from_zero = c.y_from_zero = 1;
     c.has_mark = knee >= 0;
     if (knee >= 0) {
-        c.mark_x = p[knee].ttft_p95_ms;
-        c.mark_y = p[knee].output_tps;
+        c.mark_x = xy.x[knee];
+        c.mark_y = xy.y[knee];
         c.mark_label = mark;
     }
-    c.note = knee >= 0 ? "One point per run, in order of concurrency. The knee (as `smfw sweep` "
-                         "finds it: after it, throughput gains stay below 10% per doubling of "
-                         "concurrency while TTFT p95 keeps rising) is where more load stops paying."
-                       : "One point per run, in order of concurrency. No knee: throughput still "
-                         "grew by 10% or more per doubling of concurrency up to the last run.";
+    if (is_rate)
+        c.note = knee >= 0
+                     ? "One point per run, in order of request rate. The knee (as `smfw sweep` "
+                       "finds it: after it, throughput gains stay below 10% per doubling of "
+                       "request rate while TTFT p95 keeps rising) is where more load stops paying."
+                     : "One point per run, in order of request rate. No knee: throughput still "
+                       "grew by 10% or more per doubling of request rate up to the last run.";
+    else
+        c.note = knee >= 0
+                     ? "One point per run, in order of concurrency. The knee (as `smfw sweep` "
+                       "finds it: after it, throughput gains stay below 10% per doubling of "
+                       "concurrency while TTFT p95 keeps rising) is where more load stops paying."
+                     : "One point per run, in order of concurrency. No knee: throughput still "
+                       "grew by 10% or more per doubling of concurrency up to the last run.";
     smfw_buf_puts(b, "<section id=\"sweep\"><h2>Sweep</h2><div class=\"charts\">\n");
     html_series s = {"runs", html_palette[0], HTML_SERIES_LINE, xy.x, xy.y,
                      NULL,   xy.titles,       xy.labels,        n};
     c.series = &s;
     c.n_series = 1;
     html_chart_render(b, &c);
-    smfw_buf_puts(b, "</div><table><tr><th>Run</th><th>Concurrency</th><th>Output tokens/s</th>"
-                     "<th>Requests/s</th><th>TTFT p95 (ms)</th></tr>");
+    smfw_buf_printf(b,
+                    "</div><table><tr><th>Run</th><th>%s</th><th>Output tokens/s</th>"
+                    "<th>Requests/s</th><th>TTFT p95 (ms)</th></tr>",
+                    is_rate ? "Request rate (requests/s)" : "Concurrency");
     for (size_t i = 0; i < n; i++) {
-        char c1[RPT_NUM_MAX] = "", c2[RPT_NUM_MAX], c3[RPT_NUM_MAX], c4[RPT_NUM_MAX];
-        if (p[i].concurrency > 0) snprintf(c1, sizeof c1, "%lld", (long long)p[i].concurrency);
-        rpt_human(p[i].output_tps, 2, c2);
-        rpt_human(p[i].request_tps, 3, c3);
-        rpt_human(p[i].ttft_p95_ms, 2, c4);
+        const smfw_sweep_point *pt = smfw_run_set_point(set, level[i]);
+        char c1[RPT_NUM_MAX], c2[RPT_NUM_MAX], c3[RPT_NUM_MAX] = "", c4[RPT_NUM_MAX];
+        snprintf(c1, sizeof c1, "%.10g", pt->load);
+        rpt_human(pt->output_tps, 2, c2);
+        if (!isnan(pt->request_tps)) rpt_human(pt->request_tps, 3, c3);
+        rpt_human(pt->ttft_p95_ms, 2, c4);
         int is_knee = knee >= 0 && i == (size_t)knee;
         smfw_buf_puts(b, is_knee ? "<tr class=\"knee\">" : "<tr>");
-        html_td(b, is_knee ? mark : p[i].label, 0);
+        html_td(b, is_knee ? mark : html_sweep_level_name(set, level[i]), 0);
         html_td(b, c1, 1);
         html_td(b, c2, 1);
         html_td(b, c3, 1);
@@ -364,8 +410,31 @@ static int html_section_sweep(smfw_buf *b, const smfw_results *r, const char *ou
     }
     smfw_buf_puts(b, "</table></section>\n");
     html_xy_free(&xy);
-    html_sweep_free(p, n);
+    free(level);
     return 0;
+}
+
+/* The sweep whose levels are sub-folders of the output folder, or of the folder the results
+ * came from, read as a run set and analysed as `smfw sweep` does (default options). */
+static int html_section_sweep(smfw_buf *b, const smfw_results *r, const char *output_dir) {
+    smfw_run_set *set = NULL;
+    if (html_sweep_load(output_dir, &set) != 0) return -1;
+    const char *source = smfw_results_info(r)->source_dir;
+    if (!set && source && (!output_dir || strcmp(source, output_dir) != 0) &&
+        html_sweep_load(source, &set) != 0)
+        return -1;
+    if (!set) return 0;
+    /* NULL options: the defaults, with the load read as the set's mode says. */
+    smfw_sweep_analysis an;
+    smfw_error err;
+    smfw_error_clear(&err);
+    int rc = 0;
+    if (smfw_run_set_analyze(set, NULL, &an, &err) == SMFW_OK)
+        rc = html_section_sweep_set(b, set);
+    else if (err.status == SMFW_ERR_NOMEM)
+        rc = -1;
+    smfw_run_set_free(set);
+    return rc;
 }
 
 /* Render the whole page (exposed to the unit test through #include). */

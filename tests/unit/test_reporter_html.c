@@ -5,15 +5,18 @@
  * From the legacy fixture (100 records with 11 cancelled requests) the page
  * must hold six charts, each an <svg> with data points that carry hover
  * titles, and nothing that reaches the network. A bundle without records
- * still gets CDFs from its percentiles. The 2025-11 sweep fixture gives the
- * sweep chart; the knee rule is checked on a hand-made curve.
+ * still gets CDFs from its percentiles. The 2025-11 sweep fixture, read as a
+ * run set, gives the sweep chart; the knee is checked on a hand-made curve
+ * written as level folders (concurrency_<N>/, request_rate_<R>/).
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <smfw/results.h>
+#include <smfw/run_set.h>
 
 #include "smfw_test.h"
 
@@ -135,35 +138,112 @@ START_TEST(bundle_without_records_uses_percentiles) {
 }
 END_TEST
 
+/* A made-up saturating curve: throughput flattens after the third level (4 -> 8 gains 7.7%
+ * per doubling while TTFT p95 rises). */
+static const struct {
+    double load, ttft_p95_ms, output_tps;
+} curve[] = {{1, 10, 100}, {2, 12, 190}, {4, 15, 260}, {8, 40, 280}, {16, 120, 285}};
+
+/* Level folders `<prefix><load>/` under a new temporary folder, each with a small
+ * profile_export_aiperf.json of the first `n` levels of the curve. */
+static char *write_curve(const char *prefix, size_t n) {
+    char *dir = smfw_test_tmpdir();
+    ck_assert_ptr_nonnull(dir);
+    for (size_t i = 0; i < n; i++) {
+        char path[4096], json[1024];
+        snprintf(path, sizeof path, "%s/%s%g", dir, prefix, curve[i].load);
+        ck_assert_int_eq(mkdir(path, 0755), 0);
+        strncat(path, "/profile_export_aiperf.json", sizeof path - strlen(path) - 1);
+        snprintf(json, sizeof json,
+                 "{\"request_count\":{\"unit\":\"requests\",\"avg\":100},"
+                 "\"request_throughput\":{\"unit\":\"requests/sec\",\"avg\":%g},"
+                 "\"time_to_first_token\":{\"unit\":\"ms\",\"avg\":%g,\"p50\":%g,\"p95\":%g},"
+                 "\"output_token_throughput\":{\"unit\":\"tokens/sec\",\"avg\":%g}}",
+                 curve[i].output_tps / 100, curve[i].ttft_p95_ms * 0.8, curve[i].ttft_p95_ms * 0.8,
+                 curve[i].ttft_p95_ms, curve[i].output_tps);
+        ck_assert_int_eq(smfw_test_write_file(path, json), 0);
+    }
+    return dir;
+}
+
+/* The page of the first level of the curve written under dir. */
+static char *render_curve_page(const char *dir, const char *prefix) {
+    char level[4096];
+    snprintf(level, sizeof level, "%s/%s1", dir, prefix);
+    smfw_results *r = smfw_results_new();
+    ck_assert_int_eq(smfw_results_load_dir(r, level, NULL), SMFW_OK);
+    char *page = render(r, dir);
+    smfw_results_free(r);
+    return page;
+}
+
 START_TEST(sweep_chart_and_knee) {
-    html_sweep_point *p = NULL;
-    size_t n = html_sweep_scan(smfw_test_data(SWEEP), &p);
-    ck_assert_uint_eq(n, 3);
-    ck_assert_int_eq(p[0].concurrency, 1);
-    ck_assert_int_eq(p[1].concurrency, 2);
-    ck_assert_int_eq(p[2].concurrency, 4);
-    ck_assert(p[0].output_tps == 50.08213863971112);
-    html_sweep_free(p, n);
+    /* The fixture (qwen_concurrency1/2/4) read as a run set, as `smfw sweep` reads it. */
+    smfw_run_set *set = NULL;
+    smfw_error err;
+    smfw_error_clear(&err);
+    ck_assert_msg(smfw_run_set_load_dir(smfw_test_data(SWEEP), &set, &err) == SMFW_OK, "%s",
+                  err.message);
+    ck_assert_uint_eq(smfw_run_set_count(set), 3);
+    ck_assert_str_eq(smfw_run_set_mode(set), "concurrency");
+    ck_assert(smfw_run_set_point(set, 0)->load == 1);
+    ck_assert(smfw_run_set_point(set, 1)->load == 2);
+    ck_assert(smfw_run_set_point(set, 2)->load == 4);
+    ck_assert(smfw_run_set_point(set, 0)->output_tps == 50.08213863971112);
+    ck_assert_str_eq(html_sweep_level_name(set, 0), "qwen_concurrency1");
+    smfw_run_set_free(set);
 
     smfw_results *r = load_dir(SWEEP "/qwen_concurrency4");
     char *page = render(r, smfw_test_data(SWEEP));
     ck_assert_uint_eq(check_charts(page), 7);
     ck_assert(strstr(page, "id=\"sweep-knee\"") != NULL);
+    ck_assert(strstr(page, "<th>Concurrency</th>") != NULL);
+    ck_assert(strstr(page, "<td>qwen_concurrency2</td><td class=\"num\">2</td>") != NULL);
     /* AIPerf's 1/2/4 sweep still doubles its throughput at every step: no knee to mark. */
     ck_assert(strstr(page, "No knee: throughput still grew") != NULL);
     ck_assert(strstr(page, "knee: c=") == NULL);
     free(page);
     smfw_results_free(r);
 
-    /* Knee rule on a made-up saturating curve: throughput flattens after the third point. */
-    html_sweep_point curve[] = {{"a", 1, 10, 100, 0},
-                                {"b", 2, 12, 190, 0},
-                                {"c", 4, 15, 260, 0},
-                                {"d", 8, 40, 280, 0},
-                                {"e", 16, 120, 285, 0}};
-    ck_assert_int_eq(html_sweep_knee(curve, 5), 2);  /* 4 -> 8 gains 7.7% per doubling */
-    ck_assert_int_eq(html_sweep_knee(curve, 3), -1); /* still scaling at the last run */
-    ck_assert_int_eq(html_sweep_knee(curve, 1), -1);
+    /* The knee rule on the saturating curve, through the page: the knee is c=4. */
+    char *dir = write_curve("concurrency_", 5);
+    page = render_curve_page(dir, "concurrency_");
+    ck_assert_uint_eq(check_charts(page), 2); /* the TTFT CDF (from its percentiles), the sweep */
+    ck_assert(strstr(page, "id=\"sweep-knee\"") != NULL);
+    ck_assert_msg(strstr(page, "knee: c=4") != NULL, "the knee is not marked");
+    ck_assert(strstr(page, "<tr class=\"knee\"><td>knee: c=4</td>") != NULL);
+    ck_assert(strstr(page, "The knee (as `smfw sweep` finds it") != NULL);
+    ck_assert(strstr(page, "No knee") == NULL);
+    free(page);
+    smfw_test_rmtree(dir);
+    free(dir);
+
+    /* Its first three levels still scale: no knee. One level is no sweep: no section. */
+    dir = write_curve("concurrency_", 3);
+    page = render_curve_page(dir, "concurrency_");
+    ck_assert(strstr(page, "No knee: throughput still grew") != NULL);
+    ck_assert(strstr(page, "knee: c=") == NULL);
+    free(page);
+    smfw_test_rmtree(dir);
+    free(dir);
+    dir = write_curve("concurrency_", 1);
+    page = render_curve_page(dir, "concurrency_");
+    ck_assert_uint_eq(check_charts(page), 1);
+    ck_assert(strstr(page, "id=\"sweep-knee\"") == NULL);
+    free(page);
+    smfw_test_rmtree(dir);
+    free(dir);
+
+    /* A request-rate sweep says so in its labels and table. */
+    dir = write_curve("request_rate_", 5);
+    page = render_curve_page(dir, "request_rate_");
+    ck_assert(strstr(page, "knee: rate=4/s") != NULL);
+    ck_assert(strstr(page, "<th>Request rate (requests/s)</th>") != NULL);
+    ck_assert(strstr(page, "in order of request rate") != NULL);
+    ck_assert(strstr(page, "Concurrency") == NULL);
+    free(page);
+    smfw_test_rmtree(dir);
+    free(dir);
 }
 END_TEST
 
