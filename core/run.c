@@ -257,6 +257,7 @@ typedef struct reporter_set {
     void **ctx;
     const char **names;
     size_t n;
+    smfw_reporter_output *outputs; /* every reporter's files, ended by {NULL, NULL} */
 } reporter_set;
 
 static void reporter_set_free(reporter_set *rs) {
@@ -265,7 +266,33 @@ static void reporter_set_free(reporter_set *rs) {
     free(rs->ops);
     free(rs->ctx);
     free(rs->names);
+    free(rs->outputs);
     memset(rs, 0, sizeof *rs);
+}
+
+static const smfw_reporter_output *declared_outputs(const smfw_reporter_ops *ops) {
+    return SMFW_OPS_HAS(ops, smfw_reporter_ops, outputs) ? ops->outputs : NULL;
+}
+
+/* The files each reporter declares, told to all of them before any writes. */
+static smfw_status reporter_set_tell_outputs(reporter_set *rs, smfw_error *err) {
+    size_t total = 0;
+    for (size_t i = 0; i < rs->n; i++)
+        for (const smfw_reporter_output *o = declared_outputs(rs->ops[i]); o && o->name; o++)
+            total++;
+    rs->outputs = calloc(total + 1, sizeof *rs->outputs);
+    if (!rs->outputs) {
+        reporter_set_free(rs);
+        return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < rs->n; i++)
+        for (const smfw_reporter_output *o = declared_outputs(rs->ops[i]); o && o->name; o++)
+            rs->outputs[k++] = *o;
+    for (size_t i = 0; i < rs->n; i++)
+        if (rs->ops[i]->control)
+            (void)rs->ops[i]->control(rs->ctx[i], SMFW_REPORTER_CTL_RUN_OUTPUTS, rs->outputs);
+    return SMFW_OK;
 }
 
 static smfw_status reporter_set_open(const smfw_registry *reg, const smfw_config *cfg,
@@ -304,7 +331,7 @@ static smfw_status reporter_set_open(const smfw_registry *reg, const smfw_config
         rs->ctx[rs->n] = ctx;
         rs->n++;
     }
-    return SMFW_OK;
+    return reporter_set_tell_outputs(rs, err);
 }
 
 /* Every reporter writes; a failure is logged with its file and the others still run. */

@@ -19,6 +19,23 @@
 extern "C" {
 #endif
 
+/** A file a reporter writes into a run's output folder. */
+typedef struct smfw_reporter_output {
+    const char *name;        /**< file name, e.g. "report.html" */
+    const char *description; /**< a few words for a listing of the folder */
+} smfw_reporter_output;
+
+/** Control ops the core sends a reporter (smfw_reporter_ops.control). */
+enum {
+    /**
+     * arg: const smfw_reporter_output * ended by {NULL, NULL}: every file the run's
+     * reporters write (this one's included, in the order they run), sent once after all of
+     * them are created and before the first write(), so that a reporter listing the folder
+     * (markdown's summary.md) names files written after it. Valid until destroy().
+     */
+    SMFW_REPORTER_CTL_RUN_OUTPUTS = 1
+};
+
 /** Operations of a reporter plugin. Optional slots may be NULL. */
 typedef struct smfw_reporter_ops {
     uint32_t size; /**< sizeof(smfw_reporter_ops) the plugin was built with */
@@ -47,6 +64,13 @@ typedef struct smfw_reporter_ops {
      */
     smfw_status (*write_set)(void *ctx, const smfw_run_set *set, const char *output_dir,
                              smfw_error *err);
+
+    /**
+     * Optional. The files write() creates in the output folder, ended by {NULL, NULL}: the
+     * core tells the run's reporters (SMFW_REPORTER_CTL_RUN_OUTPUTS), so none names
+     * another's files itself.
+     */
+    const smfw_reporter_output *outputs;
 } smfw_reporter_ops;
 
 #ifdef __cplusplus

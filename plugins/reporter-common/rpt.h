@@ -145,7 +145,10 @@ uint64_t rpt_errors_by_class(const smfw_results *r, uint64_t counts[SMFW_ERRCLAS
 /** The validity verdict as one sentence; returns 1 when the run is valid. */
 int rpt_verdict(const smfw_results *r, char *text, size_t size);
 
-/** The well-known files of a result folder and what each holds (NULL if unknown). */
+/**
+ * The well-known files of a result folder that no reporter of the run declared (AIPerf's
+ * bundle files, the backends' records and logs) and what each holds (NULL if unknown).
+ */
 const char *rpt_file_description(const char *name);
 
 #endif /* SMFW_RPT_H */

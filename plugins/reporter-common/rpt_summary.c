@@ -281,14 +281,12 @@ const char *rpt_file_description(const char *name) {
     static const struct {
         const char *name, *what;
     } files[] = {
-        {"profile_export_aiperf.json",
-         "summary statistics in AIPerf's JSON schema (+ smfw extras)"},
+        /* AIPerf's bundle files (smfw's json and csv reporters declare their own copies) */
+        {"profile_export_aiperf.json", "summary statistics in AIPerf's JSON schema"},
         {"profile_export_aiperf.csv", "summary statistics in AIPerf's CSV layout"},
         {"profile_export.jsonl", "one line per request (AIPerf record schema)"},
         {"profile_export_raw.jsonl", "raw requests and responses"},
         {"inputs.json", "every payload sent"},
-        {"summary.md", "this summary"},
-        {"report.html", "self-contained report with charts"},
         {"smfw_run.json", "smfw run metadata"},
         {"failure_reason.txt", "why the managed job failed its validity gate"},
         {"gpu_telemetry_export.jsonl", "GPU telemetry samples"},

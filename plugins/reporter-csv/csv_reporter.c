@@ -141,12 +141,16 @@ static const smfw_setting_decl csv_reporter_settings[] = {
      "add AIPerf 0.8+'s sum column after max when the statistics carry sums", NULL, NULL, 0, NULL},
     SMFW_SETTINGS_END};
 
+static const smfw_reporter_output csv_reporter_outputs[] = {
+    {CSV_REPORTER_FILE, "summary statistics in AIPerf's CSV layout"}, {NULL, NULL}};
+
 static const smfw_reporter_ops csv_reporter_ops = {
     .size = sizeof(smfw_reporter_ops),
     .create = csv_reporter_create,
     .write = csv_reporter_write,
     .destroy = csv_reporter_destroy,
     .write_set = csv_sweep_write,
+    .outputs = csv_reporter_outputs,
 };
 
 SMFW_PLUGIN_DEFINE(smfw_reporter_csv, SMFW_PLUGIN_REPORTER, "csv", SMFW_VERSION_STRING,

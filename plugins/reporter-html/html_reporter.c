@@ -514,12 +514,16 @@ static const smfw_setting_decl html_reporter_settings[] = {
      "add the sweep chart when sub-folders hold the runs of a sweep", NULL, NULL, 0, NULL},
     SMFW_SETTINGS_END};
 
+static const smfw_reporter_output html_reporter_outputs[] = {
+    {HTML_REPORTER_FILE, "self-contained report with charts"}, {NULL, NULL}};
+
 static const smfw_reporter_ops html_reporter_ops = {
     .size = sizeof(smfw_reporter_ops),
     .create = html_reporter_create,
     .write = html_reporter_write,
     .destroy = html_reporter_destroy,
     .write_set = html_sweep_write,
+    .outputs = html_reporter_outputs,
 };
 
 SMFW_PLUGIN_DEFINE(smfw_reporter_html, SMFW_PLUGIN_REPORTER, "html", SMFW_VERSION_STRING,

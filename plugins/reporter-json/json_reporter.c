@@ -272,12 +272,17 @@ static const smfw_setting_decl json_reporter_settings[] = {
      0, NULL},
     SMFW_SETTINGS_END};
 
+static const smfw_reporter_output json_reporter_outputs[] = {
+    {JSON_REPORTER_FILE, "summary statistics in AIPerf's JSON schema (+ smfw extras)"},
+    {NULL, NULL}};
+
 static const smfw_reporter_ops json_reporter_ops = {
     .size = sizeof(smfw_reporter_ops),
     .create = json_reporter_create,
     .write = json_reporter_write,
     .destroy = json_reporter_destroy,
     .write_set = json_sweep_write,
+    .outputs = json_reporter_outputs,
 };
 
 SMFW_PLUGIN_DEFINE(smfw_reporter_json, SMFW_PLUGIN_REPORTER, "json", SMFW_VERSION_STRING,

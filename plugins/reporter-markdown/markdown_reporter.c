@@ -24,8 +24,11 @@
 
 typedef struct markdown_reporter {
     int max_error_rows;
-    const smfw_settings *settings;
+    const smfw_reporter_output *run_outputs; /* the run's reporters' files (NULL: not told) */
 } markdown_reporter;
+
+static const smfw_reporter_output markdown_reporter_outputs[] = {
+    {MARKDOWN_REPORTER_FILE, "this summary"}, {NULL, NULL}};
 
 /* A table collected first, then printed with every column padded. */
 typedef struct markdown_table {
@@ -164,21 +167,29 @@ static int markdown_name_cmp(const void *a, const void *b) {
 
 static int markdown_has_name(char **names, size_t n, const char *name) {
     for (size_t i = 0; i < n; i++)
-        if (strcmp(names[i], name) == 0) return 1;
+        if (names[i] && strcmp(names[i], name) == 0) return 1;
     return 0;
 }
 
+static const char *markdown_file_description(const markdown_reporter *self, const char *name) {
+    for (const smfw_reporter_output *o = self->run_outputs; o && o->name; o++)
+        if (strcmp(o->name, name) == 0) return o->description;
+    if (strcmp(name, MARKDOWN_REPORTER_FILE) == 0) return markdown_reporter_outputs[0].description;
+    return rpt_file_description(name);
+}
+
 /*
- * Files of the result folder: what is there now, plus what the reporters
- * configured to run after this one will write.
+ * Files of the result folder: what is there now, plus what this run's reporters will write
+ * after this one (as they declare them: SMFW_REPORTER_CTL_RUN_OUTPUTS).
  */
 static void markdown_files(const markdown_reporter *self, const char *dir, smfw_buf *b) {
-    char *names[256];
+    enum { MAX_NAMES = 256 };
+    char *names[MAX_NAMES];
     size_t n = 0;
     DIR *d = dir ? opendir(dir) : NULL;
     if (d) {
         struct dirent *e;
-        while ((e = readdir(d)) != NULL && n < 250) {
+        while ((e = readdir(d)) != NULL && n < MAX_NAMES - 1) {
             if (e->d_name[0] == '.') continue;
             char *copy = strdup(e->d_name);
             if (copy) names[n++] = copy;
@@ -187,25 +198,8 @@ static void markdown_files(const markdown_reporter *self, const char *dir, smfw_
     }
     if (!markdown_has_name(names, n, MARKDOWN_REPORTER_FILE))
         names[n++] = strdup(MARKDOWN_REPORTER_FILE);
-    const smfw_settings *core = NULL;
-    if (self->settings) {
-        const smfw_config *cfg = smfw_settings_config(self->settings);
-        core = cfg ? smfw_config_section(cfg, "smfw") : NULL;
-    }
-    if (core) {
-        static const struct {
-            const char *reporter, *file;
-        } outputs[] = {{"json", "profile_export_aiperf.json"},
-                       {"csv", "profile_export_aiperf.csv"},
-                       {"html", "report.html"}};
-        const char *const *items = NULL;
-        size_t k = smfw_settings_get_list(core, "report", &items);
-        for (size_t i = 0; i < k; i++)
-            for (size_t j = 0; j < sizeof outputs / sizeof outputs[0]; j++)
-                if (strcmp(items[i], outputs[j].reporter) == 0 &&
-                    !markdown_has_name(names, n, outputs[j].file) && n < 256)
-                    names[n++] = strdup(outputs[j].file);
-    }
+    for (const smfw_reporter_output *o = self->run_outputs; o && o->name && n < MAX_NAMES; o++)
+        if (!markdown_has_name(names, n, o->name)) names[n++] = strdup(o->name);
     size_t kept = 0;
     for (size_t i = 0; i < n; i++)
         if (names[i]) names[kept++] = names[i];
@@ -216,7 +210,7 @@ static void markdown_files(const markdown_reporter *self, const char *dir, smfw_
         struct stat st;
         snprintf(path, sizeof path, "%s/%s", dir ? dir : ".", names[i]);
         int is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-        const char *what = rpt_file_description(names[i]);
+        const char *what = markdown_file_description(self, names[i]);
         /* A code span shows HTML literally; only a backtick could end it. */
         for (char *q = names[i]; *q; q++)
             if (*q == '`' || (unsigned char)*q < 0x20 || *q == 0x7f) *q = '?';
@@ -318,7 +312,6 @@ static smfw_status markdown_reporter_create(const smfw_settings *settings, void 
                                             smfw_error *err) {
     markdown_reporter *self = calloc(1, sizeof *self);
     if (!self) return smfw_error_set(err, SMFW_ERR_NOMEM, "out of memory");
-    self->settings = settings;
     smfw_status st = smfw_settings_bind(settings, markdown_bindings, self, err);
     if (st != SMFW_OK) {
         free(self);
@@ -344,6 +337,12 @@ static smfw_status markdown_reporter_write(void *ctx, const smfw_results *result
     return st;
 }
 
+static smfw_status markdown_reporter_control(void *ctx, int op, void *arg) {
+    if (op != SMFW_REPORTER_CTL_RUN_OUTPUTS) return SMFW_ERR_UNSUPPORTED;
+    ((markdown_reporter *)ctx)->run_outputs = arg;
+    return SMFW_OK;
+}
+
 static void markdown_reporter_destroy(void *ctx) {
     free(ctx);
 }
@@ -358,7 +357,9 @@ static const smfw_reporter_ops markdown_reporter_ops = {
     .create = markdown_reporter_create,
     .write = markdown_reporter_write,
     .destroy = markdown_reporter_destroy,
+    .control = markdown_reporter_control,
     .write_set = markdown_sweep_write,
+    .outputs = markdown_reporter_outputs,
 };
 
 SMFW_PLUGIN_DEFINE(smfw_reporter_markdown, SMFW_PLUGIN_REPORTER, "markdown", SMFW_VERSION_STRING,

@@ -36,6 +36,17 @@ for f in profile_export_aiperf.json summary.md report.html; do
     [ -f "$out/$f" ] && [ "$(stat -c %s "$out/$f")" -gt 100 ] || fail "$f was not written"
 done
 ls -A "$out" | grep -q '\.tmp$' && fail "a temporary file was left behind"
+# markdown ran before html, yet summary.md lists report.html in the HTML reporter's words: the
+# core told every reporter what the others declared (SMFW_REPORTER_CTL_RUN_OUTPUTS).
+grep -qx -- '- `report.html`: self-contained report with charts' "$out/summary.md" ||
+    { cat "$out/summary.md"; fail "summary.md does not list the HTML reporter's file"; }
+# markdown alone in an empty folder: its own file and nothing the run will not write
+mkdir -p "$work/alone"
+"$RENDER" "$SMFW_BUILD_DIR/plugins" "$bundle" "$work/alone" markdown >"$work/log3" 2>&1 || {
+    cat "$work/log3"; fail "markdown alone"; }
+[ "$(grep -c '^- `' "$work/alone/summary.md")" -eq 1 ] &&
+    grep -qx -- '- `summary.md`: this summary' "$work/alone/summary.md" ||
+    { cat "$work/alone/summary.md"; fail "markdown alone lists files no reporter writes"; }
 
 # Unwritable output folder: every reporter fails, each naming its own file.
 if "$RENDER" "$SMFW_BUILD_DIR/plugins" "$bundle" "$work/missing/dir" json markdown >"$work/log2" 2>&1; then

@@ -86,6 +86,43 @@ START_TEST(legacy_run_summary) {
 }
 END_TEST
 
+/* The files the run's reporters declare are listed before they exist, with their words; the
+ * reporter learns them only from the core (SMFW_REPORTER_CTL_RUN_OUTPUTS), and the list
+ * holds whatever a reporter declares, not a table of known reporters. */
+START_TEST(declared_outputs_are_listed) {
+    smfw_results *r = load_dir(AIPERF "legacy-2025-10-example-run1");
+    static const smfw_reporter_output outputs[] = {
+        {"report.html", "self-contained report with charts"},
+        {"latency.parquet", "a third-party reporter's file"},
+        {"profile_export_aiperf.json", "the JSON reporter's own words"},
+        {NULL, NULL}};
+    markdown_reporter self = {10, NULL};
+    ck_assert_int_eq(
+        markdown_reporter_control(&self, SMFW_REPORTER_CTL_RUN_OUTPUTS, (void *)outputs), SMFW_OK);
+    ck_assert_int_eq(markdown_reporter_control(&self, 99, NULL), SMFW_ERR_UNSUPPORTED);
+    smfw_buf b;
+    smfw_buf_init(&b);
+    ck_assert_int_eq(markdown_reporter_render(
+                         &self, r, smfw_test_data(AIPERF "legacy-2025-10-example-run1"), &b, NULL),
+                     SMFW_OK);
+    const char *md = b.data;
+    ck_assert(strstr(md, "- `report.html`: self-contained report with charts\n") != NULL);
+    ck_assert(strstr(md, "- `latency.parquet`: a third-party reporter's file\n") != NULL);
+    /* a declared file already in the folder: listed once, in its reporter's words */
+    const char *json =
+        strstr(md, "- `profile_export_aiperf.json`: the JSON reporter's own words\n");
+    ck_assert(json != NULL);
+    ck_assert(strstr(json + 1, "- `profile_export_aiperf.json`") == NULL);
+    /* not told anything: no file that is not there, only its own summary.md */
+    free(b.data);
+    char *plain = render(r, smfw_test_data(AIPERF "legacy-2025-10-example-run1"));
+    ck_assert(strstr(plain, "report.html") == NULL);
+    ck_assert(strstr(plain, "- `summary.md`: this summary") != NULL);
+    free(plain);
+    smfw_results_free(r);
+}
+END_TEST
+
 START_TEST(clean_run_is_valid) {
     smfw_results *r = load_dir(AIPERF "2025-11-qwen3-0.6b-concurrency-sweep/qwen_concurrency1");
     smfw_results_set_string(&r->info.backend, "direct");
@@ -138,6 +175,7 @@ static Suite *reporter_markdown_suite(void) {
     TCase *tc = tcase_create("markdown");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, legacy_run_summary);
+    tcase_add_test(tc, declared_outputs_are_listed);
     tcase_add_test(tc, clean_run_is_valid);
     tcase_add_test(tc, cells_are_escaped);
     suite_add_tcase(s, tc);
