@@ -1,18 +1,22 @@
 /*
  * aws_commands.c - the command plugin aws: the program's commands that talk to
- * AWS services on their own (not as a benchmark backend). Today `smfw
- * cloudwatch`; the later doctor, jobs, publish, autoscaling and recommend
- * commands join this table.
+ * AWS services on their own (not as a benchmark backend): cloudwatch,
+ * publish, autoscaling, doctor, batch-submit and jobs; recommend joins this
+ * table.
  */
 #include <smfw/plugin.h>
 
 #include "aws_commands.h"
 
-static const smfw_command_def *const aws_commands[] = {
-    &aws_command_cloudwatch, &aws_command_publish,      &aws_command_autoscaling,
-    &aws_command_doctor,     &aws_command_batch_submit, NULL};
+static const smfw_command_def *const aws_commands[] = {&aws_command_cloudwatch,
+                                                       &aws_command_publish,
+                                                       &aws_command_autoscaling,
+                                                       &aws_command_doctor,
+                                                       &aws_command_batch_submit,
+                                                       &aws_command_jobs,
+                                                       NULL};
 
 static const smfw_command_ops aws_ops = {sizeof(smfw_command_ops), aws_commands};
 
 SMFW_PLUGIN_DEFINE(smfw_command_aws, SMFW_PLUGIN_COMMAND, "aws", "1.0.0",
-                   "AWS tools: smfw cloudwatch (the server's view of a run)", NULL, &aws_ops)
+                   "AWS tools: cloudwatch, publish, autoscaling, doctor, batch-submit, jobs", NULL, &aws_ops)

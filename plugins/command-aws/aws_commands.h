@@ -13,6 +13,8 @@ extern const smfw_command_def aws_command_batch_submit;
 extern const smfw_command_def aws_command_publish;
 /** `smfw autoscaling` (cmd_autoscaling.c). */
 extern const smfw_command_def aws_command_autoscaling;
+/** `smfw jobs` (cmd_jobs.c). */
+extern const smfw_command_def aws_command_jobs;
 /** `smfw doctor` (cmd_doctor.c). */
 extern const smfw_command_def aws_command_doctor;
 

@@ -200,49 +200,17 @@ check_keys tags-b.json "$RUN2" ""
 "$SMFW_PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["keys"]["smfw:request_count:avg"], r' tread.json
 
 # ---- every request body against botocore's model -------------------------------------------
-"$SMFW_PYTHON" - "$SMFW_TESTDATA_DIR/awsmodels/sagemaker/2017-07-24/service-2.json" proxy.log <<'PY' ||
-import json, re, sys, unicodedata
-from botocore.model import ServiceModel
-from botocore.validate import validate_parameters
-model = ServiceModel(json.load(open(sys.argv[1])), "sagemaker")
-META = ("([\\p{L}\\p{Z}\\p{N}_.:\\/=+\\-@]*)${1,128}", "([\\p{L}\\p{Z}\\p{N}_.:\\/=+\\-@]*)${1,256}",
-        "([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)")
-def pattern_ok(pattern, s):
-    if pattern in META:  # [\p{L}\p{Z}\p{N}_.:/=+\-@]*: Python's re has no \p{...}
-        return all(unicodedata.category(c)[0] in "LZN" or c in "_.:/=+-@" for c in s)
-    assert "\\p{" not in pattern, pattern
-    return re.fullmatch(pattern, s) is not None
-def check(shape, v, where):
-    """What botocore's validator leaves to the service: max, patterns, enums."""
-    t = shape.type_name
-    if t == "structure":
-        for k, x in v.items():
-            check(shape.members[k], x, f"{where}.{k}")
-    elif t == "list":
-        assert len(v) <= shape.metadata.get("max", 1 << 30), (where, len(v))
-        for i, x in enumerate(v):
-            check(shape.member, x, f"{where}[{i}]")
-    elif t == "map":
-        assert shape.metadata.get("min", 0) <= len(v) <= shape.metadata.get("max", 1 << 30), (where, len(v))
-        for k, x in v.items():
-            check(shape.key, k, f"{where} key {k}")
-            check(shape.value, x, f"{where}[{k}]")
-    elif t == "string":
-        m = shape.metadata
-        assert m.get("min", 0) <= len(v) <= m.get("max", 1 << 30), (where, len(v), v)
-        if "pattern" in m:
-            assert pattern_ok(m["pattern"], v), (where, m["pattern"], v)
-        if shape.enum:
-            assert v in shape.enum, (where, v)
+PYTHONPATH="$here" "$SMFW_PYTHON" - "$SMFW_TESTDATA_DIR/awsmodels/sagemaker/2017-07-24/service-2.json" proxy.log <<'PY' ||
+import json, sys
+from botocore_check import load_model, check_body, check_shape
+model = load_model(sys.argv[1], "sagemaker")
 seen = {}
 for line in open(sys.argv[2]):
     rec = json.loads(line)
     if not (rec["target"] or "").startswith("SageMaker."):
         continue
     op = rec["target"].split(".", 1)[1]
-    shape = model.operation_model(op).input_shape
-    validate_parameters(rec["body"], shape)  # raises ParamValidationError
-    check(shape, rec["body"], op)
+    check_body(model, op, rec["body"])
     seen[op] = seen.get(op, 0) + 1
 for op in ("DescribeModelPackage", "UpdateModelPackage", "ListModelPackages", "DescribeEndpoint",
            "ListTags", "AddTags", "DeleteTags"):
@@ -253,7 +221,7 @@ bad = {"ModelPackageArn": "arn:aws:sagemaker:us-east-1:123456789012:model-packag
 shape = model.operation_model("UpdateModelPackage").input_shape
 for b in (bad, {**bad, "CustomerMetadataProperties": {"smfw:x": "{\"a\":1}"}}):
     try:
-        check(shape, b, "UpdateModelPackage")
+        check_shape(shape, b, "UpdateModelPackage")
         raise SystemExit("an invalid body passed the check")
     except AssertionError:
         pass
