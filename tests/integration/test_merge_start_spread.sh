@@ -8,8 +8,10 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/test_direct_lib.bash"
 
-start_mock --ttft-ms 5 --itl-ms 1 --output-tokens 4
-common=(--concurrency 2 --request-count 40 --random-seed 4)
+# A window of about a second: 2 % of it (the spread merge accepts) is some 18 ms, well above a
+# busy machine's scheduling jitter (a 0.2 s window refused a 4.5 ms spread once under ctest -j2).
+start_mock --ttft-ms 5 --itl-ms 1 --output-tokens 40
+common=(--concurrency 2 --request-count 80 --random-seed 4)
 # far enough ahead that both shards are loaded and waiting even on a busy machine
 at=$(date -u -d '+5 sec' +%Y-%m-%dT%H:%M:%S.%3NZ)
 run_direct "$work/a1" "${common[@]}" --shard 1/2 --start-at "$at" > "$work/rc1" &
