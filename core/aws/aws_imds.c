@@ -7,6 +7,7 @@
  * environment or the profile (botocore's names). The token is kept for the
  * client's lifetime minus a margin and fetched again when IMDS answers 401.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,16 +63,17 @@ int aws_imds_disabled(smfw_aws_client *c) {
 
 /* One IMDS request with retries; SMFW_OK with the status in resp. */
 static smfw_status imds_request(smfw_aws_client *c, const char *method, const char *path,
-                                const smfw_sigv4_header *hs, size_t n, aws_http_response *resp,
-                                smfw_error *err) {
+                                const smfw_sigv4_header *hs, size_t n, long timeout_ms,
+                                aws_http_response *resp, smfw_error *err) {
     char url[1024];
     const char *base = imds_base(c);
     size_t bl = strlen(base);
     while (bl && base[bl - 1] == '/') bl--;
     snprintf(url, sizeof(url), "%.*s%s", (int)bl, base, path);
     smfw_status st = SMFW_ERR_NETWORK;
-    long to = imds_timeout_ms(c);
-    for (int a = 0; a < imds_attempts(c); a++) {
+    long to = timeout_ms > 0 ? timeout_ms : imds_timeout_ms(c);
+    int attempts = timeout_ms > 0 ? 1 : imds_attempts(c);
+    for (int a = 0; a < attempts; a++) {
         aws_http_response_free(resp);
         aws_http_response_init(resp);
         aws_http_request req = {method, url, hs, n, NULL, 0, NULL, 0, NULL, to, to, 1};
@@ -82,14 +84,15 @@ static smfw_status imds_request(smfw_aws_client *c, const char *method, const ch
 }
 
 /* A fresh IMDSv2 token in *token, or NULL where botocore falls back to IMDSv1. */
-static smfw_status imds_fetch_token(smfw_aws_client *c, char **token, smfw_error *err) {
+static smfw_status imds_fetch_token(smfw_aws_client *c, long timeout_ms, char **token,
+                                    smfw_error *err) {
     *token = NULL;
     char ttl[16];
     snprintf(ttl, sizeof ttl, "%d", IMDS_TOKEN_TTL_S);
     smfw_sigv4_header h[1] = {{"X-aws-ec2-metadata-token-ttl-seconds", ttl}};
     aws_http_response resp;
     aws_http_response_init(&resp);
-    smfw_status st = imds_request(c, "PUT", "/latest/api/token", h, 1, &resp, err);
+    smfw_status st = imds_request(c, "PUT", "/latest/api/token", h, 1, timeout_ms, &resp, err);
     long status = resp.status;
     if (st == SMFW_OK && status == 200 && resp.body.len) {
         *token = smfw_buf_take(&resp.body);
@@ -116,14 +119,14 @@ static smfw_status imds_fetch_token(smfw_aws_client *c, char **token, smfw_error
 
 /* The cached token (a copy) or a new one; NULL for IMDSv1. A fallback to IMDSv1 is kept
  * for a minute, so one credential fetch asks for a token once, as botocore does. */
-static smfw_status imds_token(smfw_aws_client *c, char **token, smfw_error *err) {
+static smfw_status imds_token(smfw_aws_client *c, long timeout_ms, char **token, smfw_error *err) {
     int64_t now = aws_now();
     pthread_mutex_lock(&c->imds_lock);
     int v1 = !c->imds_token && now < c->imds_v1_until;
     *token = c->imds_token && now < c->imds_token_expires ? strdup(c->imds_token) : NULL;
     pthread_mutex_unlock(&c->imds_lock);
     if (*token || v1) return SMFW_OK;
-    smfw_status st = imds_fetch_token(c, token, err);
+    smfw_status st = imds_fetch_token(c, timeout_ms, token, err);
     if (st != SMFW_OK) return st;
     pthread_mutex_lock(&c->imds_lock);
     free(c->imds_token);
@@ -143,6 +146,11 @@ static void imds_forget_token(smfw_aws_client *c) {
 }
 
 smfw_status aws_imds_get(smfw_aws_client *c, const char *path, char **out, smfw_error *err) {
+    return aws_imds_get_within(c, path, 0, out, err);
+}
+
+smfw_status aws_imds_get_within(smfw_aws_client *c, const char *path, long timeout_ms, char **out,
+                                smfw_error *err) {
     *out = NULL;
     if (aws_imds_disabled(c))
         return smfw_error_set(err, SMFW_ERR_CONFIG, "EC2 instance metadata is disabled");
@@ -152,9 +160,9 @@ smfw_status aws_imds_get(smfw_aws_client *c, const char *path, char **out, smfw_
     /* A 401 means the token expired or was revoked: one more try with a new one. */
     for (int round = 0; round < 2; round++) {
         char *token = NULL;
-        if ((st = imds_token(c, &token, err)) != SMFW_OK) break;
+        if ((st = imds_token(c, timeout_ms, &token, err)) != SMFW_OK) break;
         smfw_sigv4_header h[1] = {{"X-aws-ec2-metadata-token", token}};
-        st = imds_request(c, "GET", path, h, token ? 1 : 0, &resp, err);
+        st = imds_request(c, "GET", path, h, token ? 1 : 0, timeout_ms, &resp, err);
         free(token);
         if (st != SMFW_OK || resp.status != 401) break;
         imds_forget_token(c);
@@ -165,4 +173,42 @@ smfw_status aws_imds_get(smfw_aws_client *c, const char *path, char **out, smfw_
     if (st == SMFW_OK) *out = smfw_buf_take(&resp.body);
     aws_http_response_free(&resp);
     return st;
+}
+
+smfw_status smfw_aws_placement_get(smfw_aws_client *c, long timeout_ms, smfw_aws_placement *out,
+                                   smfw_error *err) {
+    memset(out, 0, sizeof *out);
+    if (aws_imds_disabled(c))
+        return smfw_error_set(err, SMFW_ERR_NOT_FOUND, "EC2 instance metadata is disabled");
+    static const struct {
+        const char *path;
+        size_t offset, size;
+    } wanted[] = {{"/latest/meta-data/placement/region", offsetof(smfw_aws_placement, region),
+                   sizeof out->region},
+                  {"/latest/meta-data/placement/availability-zone",
+                   offsetof(smfw_aws_placement, availability_zone), sizeof out->availability_zone}};
+    for (size_t i = 0; i < 2; i++) {
+        char *v = NULL;
+        smfw_status st = aws_imds_get_within(c, wanted[i].path, timeout_ms, &v, err);
+        /* The region and zone become part of a report: a-z, 0-9 and '-' only, as AWS names
+         * them; anything else is not an answer. */
+        size_t n = v ? strlen(v) : 0;
+        int shaped = n > 0 && n < wanted[i].size;
+        for (size_t k = 0; shaped && k < n; k++)
+            shaped = (v[k] >= 'a' && v[k] <= 'z') || (v[k] >= '0' && v[k] <= '9') || v[k] == '-';
+        if (st == SMFW_OK && !shaped)
+            st = smfw_error_set(err, SMFW_ERR_PROTOCOL,
+                                "EC2 instance metadata %s is not a region or zone name",
+                                wanted[i].path);
+        if (st == SMFW_OK) memcpy((char *)out + wanted[i].offset, v, n + 1);
+        free(v);
+        if (st != SMFW_OK) {
+            memset(out, 0, sizeof *out);
+            if (st == SMFW_ERR_PROTOCOL) return st;
+            char why[SMFW_ERROR_MESSAGE_MAX / 2];
+            snprintf(why, sizeof why, "%s", err ? err->message : "");
+            return smfw_error_set(err, SMFW_ERR_NOT_FOUND, "no EC2 placement: %s", why);
+        }
+    }
+    return SMFW_OK;
 }

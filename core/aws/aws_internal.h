@@ -260,6 +260,9 @@ const char *aws_getenv(const char *name);
 
 /* IMDS GET of a metadata path (with the IMDSv2 token); *out malloc'd. */
 smfw_status aws_imds_get(smfw_aws_client *c, const char *path, char **out, smfw_error *err);
+/* The same with each request given at most timeout_ms and no retry (0: the configured ones). */
+smfw_status aws_imds_get_within(smfw_aws_client *c, const char *path, long timeout_ms, char **out,
+                                smfw_error *err);
 /* AWS_EC2_METADATA_DISABLED=true or the client's no_imds: no IMDS request at all. */
 int aws_imds_disabled(smfw_aws_client *c);
 

@@ -190,6 +190,23 @@ SMFW_API smfw_status smfw_aws_json_call_tree(smfw_aws_client *client,
                                              const char *operation, const struct json_t *request,
                                              struct json_t **response, smfw_error *err);
 
+/** Where this machine runs on EC2, from its instance metadata. */
+typedef struct smfw_aws_placement {
+    char region[32];            /**< "eu-west-1" */
+    char availability_zone[48]; /**< "eu-west-1b" */
+} smfw_aws_placement;
+
+/**
+ * This machine's EC2 region and availability zone from instance metadata (IMDSv2, IMDSv1
+ * where the profile allows it), each request given at most timeout_ms and no retry: on EC2
+ * the service answers in a millisecond, elsewhere nothing does. SMFW_ERR_NOT_FOUND when not
+ * on EC2, when it does not answer in time, or when metadata is disabled
+ * (AWS_EC2_METADATA_DISABLED=true, smfw_aws_options.no_imds: then nothing is sent);
+ * SMFW_ERR_PROTOCOL when an answer is not a region or zone name.
+ */
+SMFW_API smfw_status smfw_aws_placement_get(smfw_aws_client *client, long timeout_ms,
+                                            smfw_aws_placement *out, smfw_error *err);
+
 /**
  * What smfw_aws_json_pages() does after a page: 0 asks for the next one, 1 stops (the caller
  * has what it wanted), -1 stops with *err set.

@@ -31,6 +31,7 @@
 #include "options.h"
 #include "outputs.h"
 #include "payload.h"
+#include "placement.h"
 #include "retemplate.h"
 #include "preflight.h"
 #include "selfcheck.h"
@@ -735,6 +736,7 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
     direct_hints hints;
     memset(&hints, 0, sizeof hints);
     char *self_json = NULL;
+    direct_placement placement = {0};
     direct_sessions sessions;
     memset(&sessions, 0, sizeof sessions);
     smfw_status st = SMFW_OK;
@@ -815,6 +817,9 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         eng->prompt_offset = atomic_load(&eng->issued);
     }
     direct_start_barrier_wait(&b->start, run->cancel, run->quiet);
+    /* Where the load comes from, asked while it runs (a SageMaker endpoint, not the mock). */
+    if (o->transport != DIRECT_TRANSPORT_HTTP && !o->mock)
+        direct_placement_start(&placement, eng->tr.aws);
     double cpu0 = direct_process_cpu_s();
     int64_t t0 = smfw_now_mono_ns();
     smfw_run_info *info = smfw_results_info_edit(results);
@@ -870,6 +875,8 @@ static smfw_status direct_run(void *ctx, smfw_run_context *run, smfw_error *err)
         json_object_set_new(obj, "wall_minus_monotonic_ns",
                             json_integer((json_int_t)eng->wall_offset_ns));
         json_object_set_new(obj, "start", direct_start_barrier_json(&b->start));
+        json_t *where = direct_placement_finish(&placement, eng->tr.region);
+        if (where) json_object_set_new(obj, "placement", where);
         st = smfw_results_set_client(results, obj);
         json_decref(obj);
         if (st != SMFW_OK) {
@@ -937,6 +944,7 @@ out:
                       (unsigned long long)atomic_load(&eng->sessions_opened),
                       (unsigned long long)atomic_load(&eng->sessions_closed),
                       (unsigned long long)atomic_load(&eng->session_failures));
+    json_decref(direct_placement_finish(&placement, NULL)); /* before its client goes */
     if (eng) direct_engine_free(eng);
     direct_sessions_free(&sessions);
     if (o->mock) direct_mock_stop(&mock);

@@ -22,6 +22,8 @@ Scenarios (MODEFILE's first word; a change of the file's text starts from a fres
   ecs        /creds needs Authorization: container-auth-token
   ecs500     like ecs, the first request answers 500
   ecs401     /creds answers 401 to everything
+  hang       every request is answered after 2.5 s (an address where nothing answers in time)
+The instance is in eu-west-1, zone eu-west-1b (/latest/meta-data/placement/...).
 """
 import hashlib
 import http.server
@@ -73,6 +75,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.reply(200, json.dumps({
                 "AccessKeyId": "AKIDECS", "SecretAccessKey": "ecssecret", "Token": "ecstoken",
                 "Expiration": "2099-01-01T00:00:00Z", "AccountId": "123456789012"}))
+        if mode == "hang":
+            time.sleep(2.5)
         if self.command == "PUT" and self.path == "/latest/api/token":
             if mode.startswith("put") and mode != "puthang":
                 return self.reply(int(mode[3:]), "no token")
@@ -100,6 +104,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     state["expired"] = True
             if not ok:
                 return self.reply(401, "")
+        if self.path == "/latest/meta-data/placement/region":
+            return self.reply(200, "eu-west-1")
+        if self.path == "/latest/meta-data/placement/availability-zone":
+            return self.reply(200, "eu-west-1b")
         base = "/latest/meta-data/iam/security-credentials/"
         if self.path == base:
             return self.reply(404, "") if mode == "norole" else self.reply(200, ROLE)
