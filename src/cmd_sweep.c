@@ -398,10 +398,37 @@ static int compare_instances(const sweep_args *a, const smfw_config *cfg) {
     return rc;
 }
 
-static smfw_status set_level(smfw_config *cfg, const char *section, const char *key,
-                             const char *value, smfw_error *err) {
-    /* One level per run: replace whatever the flags or the file said. */
-    return smfw_config_override(cfg, section, key, value, "smfw sweep (level)", err);
+/* What the program prints around each level the library runs (smfw_sweep_execute). */
+typedef struct level_printer {
+    int verbosity, is_rate;
+} level_printer;
+
+static void level_started(void *user, const smfw_sweep_level_event *ev) {
+    const level_printer *lp = user;
+    if (lp->verbosity >= 0)
+        fprintf(stdout, "== %s %s (%ld warm-up requests) -> %s\n",
+                lp->is_rate ? "request rate" : "concurrency", ev->value, ev->warmup_requests,
+                ev->dir);
+    fflush(stdout);
+}
+
+static void level_ended(void *user, const smfw_sweep_level_event *ev) {
+    const level_printer *lp = user;
+    smfw_cli_progress_end();
+    if (!ev->results || lp->verbosity < 0) return;
+    char title[128];
+    snprintf(title, sizeof title, "Results at %s %s", lp->is_rate ? "request rate" : "concurrency",
+             ev->value);
+    smfw_run_summary_options so = {0};
+    so.title = title;
+    so.status = ev->status;
+    so.results_dir = ev->dir;
+    smfw_run_summary_print(stdout, ev->results, &so);
+    if (ev->partial)
+        fprintf(stdout,
+                "  partial: interrupted after %zu requests; kept in %s, left out of the "
+                "analysis\n",
+                smfw_results_record_count(ev->results), ev->dir);
 }
 
 static int run_sweep(sweep_args *a, smfw_cli *cli) {
@@ -534,12 +561,10 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
         pinned = 1;
     }
     int64_t t_start = smfw_now_wall_ns(), sent = 0;
-    int user_warmup =
-        smfw_settings_source(run, "warmup_request_count", NULL, NULL) != SMFW_SOURCE_DEFAULT;
-    long user_warmup_n = (long)smfw_settings_get_int(run, "warmup_request_count", 0);
     if (runs_levels) {
         /* One run with the whole concurrency list; its levels land in concurrency_<N>/. */
-        if (set_level(cfg, "run", "concurrency", list, &err) != SMFW_OK) {
+        if (smfw_config_override(cfg, "run", "concurrency", list, "smfw sweep (levels)", &err) !=
+            SMFW_OK) {
             rc = smfw_cli_fail(&err);
             goto out;
         }
@@ -570,90 +595,15 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
         smfw_run_set_free(s);
         s = loaded;
     } else {
-        for (size_t i = 0; i < n; i++) {
-            char value[64], sub[4300], rn[400], wu[32];
-            snprintf(value, sizeof value, "%.*g", is_rate ? 10 : 15, levels[i]);
-            snprintf(sub, sizeof sub, "%s/%s_%s", sweep_dir,
-                     is_rate ? "request_rate" : "concurrency", value);
-            snprintf(rn, sizeof rn, "%s-%s_%s", sweep_name,
-                     is_rate ? "request_rate" : "concurrency", value);
-            /* Warm-up: one round of the level's load refills the batch at the new level; the
-             * first level also pays for graph capture and cache warm-up. */
-            long warm = user_warmup ? user_warmup_n : (long)ceil(levels[i]);
-            if (i == 0) warm += a->initial_warmup;
-            snprintf(wu, sizeof wu, "%ld", warm);
-            if (set_level(cfg, "run", is_rate ? "request_rate" : "concurrency", value, &err) !=
-                    SMFW_OK ||
-                set_level(cfg, "run", "warmup_request_count", wu, &err) != SMFW_OK ||
-                set_level(cfg, "smfw", "run_name", rn, &err) != SMFW_OK) {
-                rc = smfw_cli_fail(&err);
-                goto out;
-            }
-            if (cli->verbosity >= 0)
-                fprintf(stdout, "== %s %s (%ld warm-up requests) -> %s\n",
-                        is_rate ? "request rate" : "concurrency", value, warm, sub);
-            fflush(stdout);
-            opts.output_dir = sub;
-            smfw_results *r = NULL;
-            char *dir = NULL;
-            smfw_status st = smfw_run_execute(cli->reg, cfg, &opts, &r, &dir, &err);
-            smfw_cli_progress_end();
-            free(dir);
-            int have = r && (r->stats[SMFW_M_REQUEST_COUNT].present ||
-                             r->stats[SMFW_M_ERROR_REQUEST_COUNT].present);
-            if (have && cli->verbosity >= 0) {
-                char title[128];
-                snprintf(title, sizeof title, "Results at %s %s",
-                         is_rate ? "request rate" : "concurrency", value);
-                smfw_run_summary_options so = {0};
-                so.title = title;
-                so.status = st;
-                so.results_dir = sub;
-                smfw_run_summary_print(stdout, r, &so);
-            }
-            if (have && st == SMFW_ERR_CANCELLED) {
-                /* A level cut short is not that level's behaviour: keep its folder, mark it,
-                 * and leave it out of the analysis so it is never recommended. */
-                char note[4400];
-                snprintf(note, sizeof note, "%s/PARTIAL.txt", sub);
-                FILE *pf = fopen(note, "w");
-                if (pf) {
-                    fprintf(pf,
-                            "interrupted after %zu requests: a partial level, left out of the "
-                            "sweep's analysis\n",
-                            r->n_records);
-                    fclose(pf);
-                }
-                if (cli->verbosity >= 0)
-                    fprintf(stdout,
-                            "  partial: interrupted after %zu requests; kept in %s, left out of "
-                            "the analysis\n",
-                            r->n_records, sub);
-                smfw_results_free(r);
-            } else if (have) {
-                smfw_results_set_string(&r->info.source_dir, sub);
-                sent += (int64_t)r->n_records + warm;
-                if (smfw_run_set_add(s, r, levels[i], sub, &err) != SMFW_OK) {
-                    rc = smfw_cli_fail(&err);
-                    goto out;
-                }
-            } else {
-                smfw_results_free(r);
-            }
-            if (st == SMFW_ERR_CANCELLED) {
-                SMFW_LOG_WARN(NULL, "sweep interrupted; analysing the %zu finished levels", s->n);
-                rc = 130;
-                break;
-            }
-            if (st != SMFW_OK && st != SMFW_ERR_VALIDITY) {
-                if (!have) {
-                    /* Nothing measured at this level: a setup or connection problem. */
-                    rc = smfw_cli_fail(&err);
-                    if (!s->n) goto out;
-                    break;
-                }
-                SMFW_LOG_WARN(NULL, "level %s: %s", value, err.message);
-            }
+        level_printer lp = {cli->verbosity, is_rate};
+        smfw_sweep_plan plan = {sizeof plan,       is_rate,       levels,      n,  sweep_name,
+                                a->initial_warmup, level_started, level_ended, &lp};
+        smfw_status st = smfw_sweep_execute(cli->reg, cfg, &plan, &opts, s, &sent, &err);
+        if (st == SMFW_ERR_CANCELLED) {
+            rc = 130;
+        } else if (st != SMFW_OK) {
+            rc = smfw_cli_fail(&err);
+            if (!smfw_run_set_count(s)) goto out;
         }
     }
     /* Right after the load (Ctrl-C included), before the analysis. */

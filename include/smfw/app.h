@@ -191,6 +191,48 @@ SMFW_API smfw_status smfw_run_execute(const smfw_registry *reg, const smfw_confi
                                       const smfw_run_options *opts, smfw_results **out,
                                       char **out_dir, smfw_error *err);
 
+/** One level of a sweep, as smfw_sweep_execute() starts and ends it (for the caller to print). */
+typedef struct smfw_sweep_level_event {
+    uint32_t size;
+    size_t index;                /**< in the plan's order */
+    double load;                 /**< the concurrency or request rate */
+    const char *value;           /**< the level as its folder names it ("8", "2.5") */
+    const char *dir;             /**< its result folder: <set dir>/concurrency_<value> */
+    long warmup_requests;        /**< the level's warm-up */
+    const smfw_results *results; /**< at the end, when the level measured anything; else NULL */
+    smfw_status status;          /**< at the end: the run's status */
+    int partial; /**< interrupted with results: kept, marked PARTIAL.txt, left out of the set */
+} smfw_sweep_level_event;
+
+typedef void (*smfw_sweep_level_fn)(void *user, const smfw_sweep_level_event *event);
+
+/** A sweep's levels for smfw_sweep_execute(). */
+typedef struct smfw_sweep_plan {
+    uint32_t size;
+    int is_rate;          /**< [run] request_rate levels, else [run] concurrency */
+    const double *levels; /**< in the order they run */
+    size_t n_levels;
+    const char *sweep_name; /**< each level's run_name is NAME-concurrency_<N> */
+    long initial_warmup;    /**< warm-up requests the first level adds (graph capture, caches) */
+    smfw_sweep_level_fn on_level_start, on_level_end; /**< may be NULL */
+    void *user;
+} smfw_sweep_plan;
+
+/**
+ * Run a sweep's levels one after the other, each the configured run (smfw_run_execute) with
+ * its load set in `config` ([run] concurrency or request_rate), a warm-up of one round of
+ * that load unless [run] warmup_request_count is configured (plus initial_warmup on the first
+ * level), into <set dir>/concurrency_<N>/ (request_rate_<R>/). A level that measured anything
+ * joins `set` (its results taken); one interrupted is kept but marked PARTIAL.txt and left
+ * out; one that failed after measuring is a warning and the sweep goes on. *sent counts the
+ * requests sent (records and warm-ups). Returns SMFW_ERR_CANCELLED when interrupted, a
+ * level's status when it measured nothing (the levels before it are in the set), else
+ * SMFW_OK.
+ */
+SMFW_API smfw_status smfw_sweep_execute(const smfw_registry *reg, smfw_config *config,
+                                        const smfw_sweep_plan *plan, const smfw_run_options *opts,
+                                        smfw_run_set *set, int64_t *sent, smfw_error *err);
+
 /**
  * Ask the configured backend ([smfw] backend) a control question
  * (SMFW_BACKEND_CTL_* of backend.h) for this configuration: create it,
