@@ -10,6 +10,8 @@
 #   R6  plugins (and examples/, tests/fixtures/) read results through the accessors of
 #       results.h, not the fields of smfw_results / smfw_record (opaque since ABI 2.0),
 #       and count metrics with smfw_metric_count(), not SMFW_M_COUNT_
+#   R7  every setting a plugin declares is read by that plugin (bound by smfw_settings_bind
+#       or read by name): a declared setting nothing reads is a flag that does nothing
 # The plugin ABI 2.0 issue removes the violations that exist today; until each of its
 # steps lands they are listed in KNOWN below, exactly. A new violation fails, and so does
 # a listed one that is gone (take it off the list, so the list only shrinks).
@@ -78,6 +80,17 @@ set +e +o pipefail
         layout_uses "$layout" $(find plugins examples tests/fixtures -name '*.[ch]' | sort)
         layout_uses "$layout_reporters" $(find plugins/reporter-* examples/reporter-* -name '*.[ch]' | sort)
     } | sed 's/^/R6|/'
+    # R7: declared settings no source of the plugin names again
+    python3 - plugins/*/ examples/*/ <<'PY'
+import glob, re, sys
+for d in sys.argv[1:]:
+    text = {f: open(f).read() for f in sorted(glob.glob(d + "*.[ch]"))}
+    for f, t in text.items():
+        for arr in re.finditer(r"smfw_setting_decl\s+\w+\[\]\s*=\s*\{(.*?)SMFW_SETTINGS_END", t, re.S):
+            for key in re.findall(r'\{\s*"([a-z0-9_]+)"\s*,', arr.group(1)):
+                if sum(s.count(f'"{key}"') for s in text.values()) < 2:
+                    print(f"R7|{f}|{key}")
+PY
 } | sort -u >"$found"
 set -e -o pipefail
 
@@ -96,6 +109,6 @@ if [ -n "$gone" ]; then
 fi
 known=$(echo "$KNOWN" | grep -c . || true)
 if [ "$status" = 0 ]; then
-    echo "architecture: 6 passed, 0 failed (rules R1-R6; $known known violations)"
+    echo "architecture: 7 passed, 0 failed (rules R1-R7; $known known violations)"
 fi
 exit "$status"
