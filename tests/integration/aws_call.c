@@ -123,6 +123,12 @@ static smfw_status dispatch(smfw_aws_client *c, int argc, char **argv, smfw_erro
         if (st == SMFW_OK) printf("%s\n", arn);
         return st;
     }
+    if (strcmp(op, "region-imds") == 0 && argc == 2) {
+        const char *region = NULL;
+        smfw_status st = smfw_aws_client_region(c, &region, err);
+        if (st == SMFW_OK) printf("%s\n", region);
+        return st;
+    }
     if (strcmp(op, "roles") == 0 && argc == 2)
         return smfw_aws_iam_list_roles(c, print_role, NULL, err);
     return smfw_error_set(err, SMFW_ERR_USAGE, "unknown operation or wrong arguments: %s", op);
@@ -130,10 +136,11 @@ static smfw_status dispatch(smfw_aws_client *c, int argc, char **argv, smfw_erro
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(
-            stderr,
-            "usage: %s whoami|creds|creds-imds|put|s3-put-file|get|head|list|role|roles ARGS...\n",
-            argv[0]);
+        fprintf(stderr,
+                "usage: %s "
+                "whoami|creds|creds-imds|region-imds|put|s3-put-file|get|head|list|role|roles "
+                "ARGS...\n",
+                argv[0]);
         return 2;
     }
     smfw_error err;
@@ -141,7 +148,7 @@ int main(int argc, char **argv) {
     smfw_aws_options opts;
     memset(&opts, 0, sizeof opts);
     /* Tests never reach instance metadata, but creds-imds asks a fake of it (the whole chain). */
-    opts.no_imds = strcmp(argv[1], "creds-imds") != 0;
+    opts.no_imds = strcmp(argv[1], "creds-imds") != 0 && strcmp(argv[1], "region-imds") != 0;
     smfw_aws_client *c = NULL;
     smfw_status st = smfw_aws_client_new(&opts, &c, &err);
     if (st == SMFW_OK) st = dispatch(c, argc, argv, &err);

@@ -23,7 +23,10 @@ Scenarios (MODEFILE's first word; a change of the file's text starts from a fres
   ecs500     like ecs, the first request answers 500
   ecs401     /creds answers 401 to everything
   hang       every request is answered after 2.5 s (an address where nothing answers in time)
+  localzone  v2, the instance in us-west-2's Los Angeles Local Zone (us-west-2-lax-1a)
 The instance is in eu-west-1, zone eu-west-1b (/latest/meta-data/placement/...).
+  imds_fake.py region                        botocore's session region and its IMDS region
+                                             provider's answer (the same environment)
 """
 import hashlib
 import http.server
@@ -104,10 +107,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     state["expired"] = True
             if not ok:
                 return self.reply(401, "")
+        lz = mode == "localzone"  # an instance in the Los Angeles Local Zone of us-west-2
         if self.path == "/latest/meta-data/placement/region":
-            return self.reply(200, "eu-west-1")
-        if self.path == "/latest/meta-data/placement/availability-zone":
-            return self.reply(200, "eu-west-1b")
+            return self.reply(200, "us-west-2" if lz else "eu-west-1")
+        if self.path.rstrip("/") == "/latest/meta-data/placement/availability-zone":
+            return self.reply(200, "us-west-2-lax-1a" if lz else "eu-west-1b")
         base = "/latest/meta-data/iam/security-credentials/"
         if self.path == base:
             return self.reply(404, "") if mode == "norole" else self.reply(200, ROLE)
@@ -130,6 +134,16 @@ def serve(portfile, log, modefile):
     import os
     os.rename(portfile + ".tmp", portfile)
     srv.serve_forever()
+
+
+def region():
+    """botocore's two answers: the session's region (botocore never takes it from instance
+    metadata: None) and its IMDSRegionProvider's (the zone minus its last letter, used only
+    for defaults_mode=auto)."""
+    import botocore.session
+    import botocore.utils
+    s = botocore.session.Session()
+    print(s.get_config_variable("region"), botocore.utils.IMDSRegionProvider(s).provide())
 
 
 def boto():
@@ -156,5 +170,7 @@ if __name__ == "__main__":
         serve(*sys.argv[2:5])
     elif sys.argv[1] == "boto":
         boto()
+    elif sys.argv[1] == "region":
+        region()
     else:
         sys.exit(f"unknown command {sys.argv[1]}")

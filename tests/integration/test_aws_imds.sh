@@ -164,4 +164,26 @@ AWS_CONTAINER_CREDENTIALS_FULL_URI="http://localhost:$(cat port)/creds" \
     AWS_CONTAINER_AUTHORIZATION_TOKEN=container-auth-token both ecs_localhost ecs
 same_creds ecs_localhost container
 echo "container: 500 retried, 401 and a line break refused, a non-loopback host refused, localhost taken, as botocore"
+# 6. The region from instance metadata, nothing else configured. botocore never takes a
+#    client's region from it (its session region stays None: NoRegionError), as the JS SDK v3;
+#    smfw does, as the AWS CLI v2 and the Java SDK do (docs/aws.md), reading placement/region
+#    with IMDSv2. botocore's IMDSRegionProvider (for defaults_mode=auto only) reads the zone
+#    and drops its last letter: the same region here, but in a Local Zone it gives
+#    "us-west-2-lax-1", no region at all, where smfw's is the one whose endpoints serve it.
+unset AWS_CONTAINER_CREDENTIALS_FULL_URI
+for m in v2 localzone; do
+    echo "$m region.smfw" >mode
+    : >req.log
+    env -u AWS_REGION -u AWS_DEFAULT_REGION "$AWS_CALL" region-imds >"region-$m.smfw" 2>&1 ||
+        fail "$m: smfw found no region" "region-$m.smfw"
+    grep -q '"PUT", "path": "/latest/api/token"' req.log || fail "$m: not asked with IMDSv2" req.log
+    echo "$m region.boto" >mode
+    env -u AWS_REGION -u AWS_DEFAULT_REGION "$SMFW_PYTHON" "$FAKE" region >"region-$m.boto" 2>&1 ||
+        fail "$m: botocore found no region" "region-$m.boto"
+done
+[ "$(cat region-v2.smfw)" = eu-west-1 ] && [ "$(cat region-v2.boto)" = "None eu-west-1" ] ||
+    fail "region from instance metadata: smfw $(cat region-v2.smfw), botocore $(cat region-v2.boto)"
+[ "$(cat region-localzone.smfw)" = us-west-2 ] && [ "$(cat region-localzone.boto)" = "None us-west-2-lax-1" ] ||
+    fail "Local Zone: smfw $(cat region-localzone.smfw), botocore $(cat region-localzone.boto)"
+echo "region: eu-west-1 from instance metadata (botocore's IMDS provider: the same; its session: none); in a Local Zone us-west-2 (botocore's provider: us-west-2-lax-1)"
 echo "test_aws_imds: all passed"
