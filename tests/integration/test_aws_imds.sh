@@ -165,9 +165,9 @@ AWS_CONTAINER_CREDENTIALS_FULL_URI="http://localhost:$(cat port)/creds" \
 same_creds ecs_localhost container
 echo "container: 500 retried, 401 and a line break refused, a non-loopback host refused, localhost taken, as botocore"
 # 6. The region from instance metadata, nothing else configured. botocore never takes a
-#    client's region from it (its session region stays None: NoRegionError), as the JS SDK v3;
-#    smfw does, as the AWS CLI v2 and the Java SDK do (docs/aws.md), reading placement/region
-#    with IMDSv2. botocore's IMDSRegionProvider (for defaults_mode=auto only) reads the zone
+#    client's region from it (its session region stays None: NoRegionError); smfw does, as the
+#    Java SDK v2's default chain and the Rust SDK (which reads the same placement/region, with
+#    IMDSv2) do (docs/aws.md). botocore's IMDSRegionProvider (for defaults_mode=auto only) reads the zone
 #    and drops its last letter: the same region here, but in a Local Zone it gives
 #    "us-west-2-lax-1", no region at all, where smfw's is the one whose endpoints serve it.
 unset AWS_CONTAINER_CREDENTIALS_FULL_URI
