@@ -19,6 +19,7 @@
 #include "generate.h"
 
 #include "capture.h"
+#include "instance_types.h"
 #include "prefix_cache.h"
 
 #include <smfw/app.h>
@@ -43,6 +44,7 @@ typedef struct mock_gen {
     mock_request *req;
     mock_llm_answer ans;
     int streaming, eventstream, openai;
+    double time_scale; /* the request's emulated instance type (instance_types.h); 1.0 */
     mock_fault_kind fault;
     long fault_at; /* token index at which a mid-stream fault strikes, -1 for none */
     long next;     /* next token to send */
@@ -130,6 +132,12 @@ static void lane_unqueue(gen_lane *l, mock_gen *g) {
 static int64_t gen_sample_ms(mock_server *srv, const mock_latency *l) {
     double v = mock_rng_normal(&srv->rng, l->mean_ms, l->stddev_ms);
     return v <= 0 ? 0 : (int64_t)(v * 1e6);
+}
+
+/* A latency sample of this answer, scaled by its instance type's speed. */
+static int64_t gen_sample(mock_gen *g, const mock_latency *l) {
+    int64_t ns = gen_sample_ms(g->srv, l);
+    return g->time_scale == 1.0 ? ns : (int64_t)((double)ns * g->time_scale);
 }
 
 static void gen_schedule(mock_gen *g, int64_t at_ns) {
@@ -391,7 +399,7 @@ static void gen_stream_step(mock_gen *g) {
         mock_llm_stream_token(&g->ans, g->next, &g->sse);
         g->next++;
         if (!g->ans.reasoning_only) g->truth.tokens = g->next;
-        if (g->next < g->ans.tokens) g->due_ns += gen_sample_ms(g->srv, &g->srv->opt.itl);
+        if (g->next < g->ans.tokens) g->due_ns += gen_sample(g, &g->srv->opt.itl);
     }
     if (g->next >= g->ans.tokens) {
         if (g->ans.tokens == 0 && g->due_ns > now) {
@@ -471,6 +479,7 @@ void mock_gen_start(mock_server *srv, mock_request *req, const mock_gen_params *
     g->streaming = p->streaming;
     g->eventstream = p->eventstream;
     g->openai = p->openai;
+    g->time_scale = mock_instance_time_scale(p->llm.instance_type[0] ? p->llm.instance_type : NULL);
     g->timer = &g->timer_ev;
     event_assign(g->timer, srv->base, -1, 0, gen_timer_cb, g);
     snprintf(g->truth.inference_id, sizeof g->truth.inference_id, "%s", p->inference_id);
@@ -575,18 +584,19 @@ void mock_gen_start(mock_server *srv, mock_request *req, const mock_gen_params *
 /* The schedule, from base_ns (receipt, or when a decoding slot freed), then the first step. */
 static void gen_begin(mock_gen *g, int64_t base_ns) {
     mock_server *srv = g->srv;
-    g->due_ns = base_ns + gen_sample_ms(srv, &srv->opt.ttft);
+    g->due_ns = base_ns + gen_sample(g, &srv->opt.ttft);
     /* prefill: the prompt tokens the prefix cache did not hold */
     long uncached =
         g->ans.req.prompt_tokens - (g->ans.cached_tokens > 0 ? g->ans.cached_tokens : 0);
     if (srv->opt.prefill_ms_per_token > 0 && uncached > 0)
-        g->due_ns += (int64_t)(srv->opt.prefill_ms_per_token * (double)uncached * 1e6);
+        g->due_ns +=
+            (int64_t)(srv->opt.prefill_ms_per_token * g->time_scale * (double)uncached * 1e6);
     g->headers_ns = base_ns;
     if (g->fault == MOCK_FAULT_SLOW_HEADERS)
         g->headers_ns += (int64_t)srv->opt.slow_headers_ms * 1000000;
     if (!g->streaming) {
         /* Buffered: the body is ready when the last token would have been generated. */
-        for (long k = 1; k < g->ans.tokens; k++) g->due_ns += gen_sample_ms(srv, &srv->opt.itl);
+        for (long k = 1; k < g->ans.tokens; k++) g->due_ns += gen_sample(g, &srv->opt.itl);
     }
     gen_timer_cb(-1, EV_TIMEOUT, g);
 }

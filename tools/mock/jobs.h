@@ -39,6 +39,9 @@ typedef struct mock_job_spec {
     const char *work_dir; /* empty folder the runner may use */
     const mock_job_channel *channels;
     size_t channel_count;
+    /* The emulated instance type of a recommendation's benchmark job (instance_types.h): every
+       request carries it, so the model answers at that type's speed. NULL for other jobs. */
+    const char *instance_type;
     /* Becomes SMFW_CANCEL_ABORT on StopAIBenchmarkJob; usable as smfw_run_options.cancel. */
     volatile sig_atomic_t *stop_requested;
 } mock_job_spec;

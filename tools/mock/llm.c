@@ -5,6 +5,7 @@
  * a reused buffer; tokens are fixed ASCII words, so no escaping is needed.
  */
 #include "llm.h"
+#include "instance_types.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -88,6 +89,7 @@ enum {
     M_STREAM,
     M_INCLUDE_USAGE,
     M_MODEL,
+    M_INSTANCE_TYPE,
     M_COUNT
 };
 static const char *const request_paths[M_COUNT] = {"messages",
@@ -99,7 +101,8 @@ static const char *const request_paths[M_COUNT] = {"messages",
                                                    "parameters.details",
                                                    "stream",
                                                    "stream_options.include_usage",
-                                                   "model"};
+                                                   "model",
+                                                   MOCK_INSTANCE_TYPE_MEMBER};
 static smfw_json_paths request_set;
 static pthread_once_t request_once = PTHREAD_ONCE_INIT;
 
@@ -155,6 +158,13 @@ int mock_llm_parse(const uint8_t *body, size_t len, const char *default_model,
     out->max_tokens = max_tokens > 0 ? max_tokens : 0;
     out->stream = m[M_STREAM].type == SMFW_JSON_TRUE;
     out->include_usage = m[M_INCLUDE_USAGE].type == SMFW_JSON_TRUE;
+    /* An instance type name has no escapes: a longer or escaped string is no type at all. */
+    const smfw_json_view *it = &m[M_INSTANCE_TYPE]; /* with its quotes */
+    if (it->type == SMFW_JSON_STRING && it->len >= 2 && it->len - 2 < sizeof out->instance_type &&
+        !memchr(it->p, '\\', it->len)) {
+        memcpy(out->instance_type, it->p + 1, it->len - 2);
+        out->instance_type[it->len - 2] = '\0';
+    }
     /* The model name is echoed as the JSON string it arrived as (already valid JSON). */
     if (m[M_MODEL].type == SMFW_JSON_STRING && m[M_MODEL].len < sizeof out->model) {
         memcpy(out->model, m[M_MODEL].p, m[M_MODEL].len);

@@ -25,6 +25,8 @@ typedef struct mock_llm_request {
     long prompt_tokens;
     smfw_json_view prompt; /* "messages", "prompt" or "inputs": a view into the request body */
     char model[160];       /* JSON-escaped, with quotes */
+    /* "smfw_mock_instance_type" (instance_types.h): the emulated instance type, "" when none */
+    char instance_type[32];
 } mock_llm_request;
 
 /* Parse a request body. Returns 0, or -1 with a client-error message in err. */

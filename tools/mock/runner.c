@@ -13,6 +13,7 @@
  * the other on its thread. The control plane's event loop keeps serving the
  * requests the jobs send, since only the worker threads wait.
  */
+#include "instance_types.h"
 #include "jobs.h"
 #include "workload_params.h"
 
@@ -431,6 +432,11 @@ static int build_config(job_plan *p, const mock_runner *r, smfw_registry *reg, l
     }
     if (p->dataset_file[0] && cfg_set(p, cfg, "dataset", "dataset_file", p->dataset_file, NULL) < 0)
         return -1;
+    /* A recommendation's job: the instance type rides in every request (instance_types.h). */
+    if (s->instance_type) {
+        snprintf(text, sizeof text, "%s:%s", MOCK_INSTANCE_TYPE_MEMBER, s->instance_type);
+        if (cfg_set(p, cfg, "run", "extra_inputs", text, NULL) < 0) return -1;
+    }
     if (!strcmp(p->dataset, "public") && r->sharegpt_file &&
         cfg_set(p, cfg, "dataset", "dataset_file", r->sharegpt_file, NULL) < 0)
         return -1;
@@ -622,6 +628,12 @@ void mock_runner_run(const mock_job_spec *spec, mock_job_outcome *out, void *use
              spec->endpoint, spec->inference_component ? ", inference component " : "",
              spec->inference_component ? spec->inference_component : "", spec->endpoint_url,
              spec->region);
+    if (spec->instance_type)
+        job_note(&log,
+                 "instance type %s (AI recommendation job): the mock's model answers %.3gx its "
+                 "latencies; requests carry \"%s\"",
+                 spec->instance_type, mock_instance_time_scale(spec->instance_type),
+                 MOCK_INSTANCE_TYPE_MEMBER);
     if (log.f) fprintf(log.f, "WorkloadSpec:\n%s\n", spec->workload_spec);
     for (size_t i = 0; i < spec->channel_count; i++)
         job_note(&log, "channel %s: %zu file(s) staged in %s", spec->channels[i].name,
