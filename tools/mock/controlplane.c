@@ -4,6 +4,7 @@
  * AIWorkloadConfig and AIBenchmarkJob operations, with the model's
  * validation and error codes. The jobs they create run in
  * controlplane_jobs.c; configs and jobs persist through controlplane_store.c.
+ * The AIRecommendationJob operations are in controlplane_recs.c.
  */
 #include "controlplane.h"
 #include "workload_params.h"
@@ -22,9 +23,7 @@
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
-static void cp_error(mock_request *req, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void cp_error(mock_request *req, const char *code, const char *fmt, ...) {
+void cp_error(mock_request *req, const char *code, const char *fmt, ...) {
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);
@@ -34,8 +33,7 @@ static void cp_error(mock_request *req, const char *code, const char *fmt, ...) 
 }
 
 /* Coral-style message for one failed member constraint. */
-static void cp_invalid(mock_request *req, const char *member, const char *value,
-                       const char *constraint) {
+void cp_invalid(mock_request *req, const char *member, const char *value, const char *constraint) {
     char shown[128];
     if (value)
         snprintf(shown, sizeof shown, "'%.100s'", value);
@@ -46,8 +44,8 @@ static void cp_invalid(mock_request *req, const char *member, const char *value,
              shown, member, constraint);
 }
 
-static void cp_arn(const mock_controlplane *cp, const char *kind, const char *name, char *out,
-                   size_t size) {
+void cp_arn(const mock_controlplane *cp, const char *kind, const char *name, char *out,
+            size_t size) {
     snprintf(out, size, "arn:aws:sagemaker:%s:%s:%s/%s", cp->srv->opt.region,
              cp->srv->opt.account_id, kind, name);
     /* Endpoint and component ARNs carry lower-case names, as SageMaker's do. */
@@ -56,12 +54,12 @@ static void cp_arn(const mock_controlplane *cp, const char *kind, const char *na
             if (*p >= 'A' && *p <= 'Z') *p = (char)(*p + 32);
 }
 
-static int s3_uri_valid(const char *s) {
+int cp_s3_uri_valid(const char *s) {
     return s && strlen(s) <= 1024 &&
            ((!strncmp(s, "s3://", 5) && s[5] && s[5] != '/') || !strncmp(s, "https://", 8));
 }
 
-static int role_arn_valid(const char *s) {
+int cp_role_arn_valid(const char *s) {
     if (!s || strlen(s) < 20 || strlen(s) > 2048 || strncmp(s, "arn:aws", 7) != 0) return 0;
     const char *iam = strstr(s, ":iam::");
     if (!iam) return 0;
@@ -70,7 +68,7 @@ static int role_arn_valid(const char *s) {
     return acct[18] != '\0';
 }
 
-static int tags_valid(json_t *tags) {
+int cp_tags_valid(json_t *tags) {
     if (!tags) return 1;
     if (!json_is_array(tags) || json_array_size(tags) > 50) return 0;
     size_t i;
@@ -83,7 +81,7 @@ static int tags_valid(json_t *tags) {
 }
 
 /* Allowed members of an object; the name of the first unknown one, or NULL. */
-static const char *unknown_member(json_t *o, const char *const *allowed) {
+const char *cp_unknown_member(json_t *o, const char *const *allowed) {
     const char *k;
     json_t *v;
     json_object_foreach(o, k, v) {
@@ -92,6 +90,19 @@ static const char *unknown_member(json_t *o, const char *const *allowed) {
         if (!ok) return k;
     }
     return NULL;
+}
+
+int cp_role_refused(mock_controlplane *cp, mock_request *req, const char *role) {
+    /* A role defined with --role must let SageMaker assume it (unknown roles are accepted). */
+    const mock_role *known = mock_find_role(&cp->srv->opt, strrchr(role, '/') + 1);
+    if (known && strcmp(known->trust, "sagemaker.amazonaws.com") != 0) {
+        cp_error(req, "ValidationException",
+                 "Could not assume role %s. Please ensure that the role exists and allows "
+                 "principal 'sagemaker.amazonaws.com' to assume the role.",
+                 role);
+        return 1;
+    }
+    return 0;
 }
 
 /* ---- endpoints and inference components --------------------------------------------------- */
@@ -150,7 +161,7 @@ static void op_describe_component(mock_controlplane *cp, mock_request *req, json
 
 static int validate_dataset_config(mock_request *req, json_t *dc) {
     static const char *const union_members[] = {"InputDataConfig", NULL};
-    const char *bad = unknown_member(dc, union_members);
+    const char *bad = cp_unknown_member(dc, union_members);
     if (!json_is_object(dc) || bad || json_object_size(dc) != 1) {
         cp_invalid(req, "datasetConfig", bad,
                    "Member must be a union with exactly one member "
@@ -177,7 +188,7 @@ static int validate_dataset_config(mock_request *req, json_t *dc) {
         }
         const char *uri =
             jstr(json_object_get(json_object_get(ch, "DataSource"), "S3DataSource"), "S3Uri");
-        if (!s3_uri_valid(uri)) {
+        if (!cp_s3_uri_valid(uri)) {
             cp_invalid(
                 req, "datasetConfig.inputDataConfig.member.dataSource.s3DataSource.s3Uri", uri,
                 "Member must satisfy regular expression pattern: (https|s3)://([^/]+)/?(.*)");
@@ -224,7 +235,7 @@ static void op_create_config(mock_controlplane *cp, mock_request *req, json_t *i
     if (wc) {
         static const char *const wc_members[] = {"WorkloadSpec", NULL};
         static const char *const spec_members[] = {"Inline", NULL};
-        const char *bad = unknown_member(wc, wc_members);
+        const char *bad = cp_unknown_member(wc, wc_members);
         json_t *spec = json_object_get(wc, "WorkloadSpec");
         if (!json_is_object(wc) || bad) {
             cp_invalid(req, "aIWorkloadConfigs", bad, "Member has unknown fields");
@@ -234,7 +245,7 @@ static void op_create_config(mock_controlplane *cp, mock_request *req, json_t *i
             cp_invalid(req, "aIWorkloadConfigs.workloadSpec", NULL, "Member must not be null");
             return;
         }
-        bad = unknown_member(spec, spec_members);
+        bad = cp_unknown_member(spec, spec_members);
         if (bad) {
             cp_error(req, "ValidationException",
                      "1 validation error detected: Value at 'aIWorkloadConfigs.workloadSpec' "
@@ -259,7 +270,7 @@ static void op_create_config(mock_controlplane *cp, mock_request *req, json_t *i
         }
     }
     json_t *tags = json_object_get(in, "Tags");
-    if (!tags_valid(tags)) {
+    if (!cp_tags_valid(tags)) {
         cp_invalid(req, "tags", NULL, "Tags must be at most 50 {Key (1-128), Value (0-256)}");
         return;
     }
@@ -313,6 +324,16 @@ static void op_delete_config(mock_controlplane *cp, mock_request *req, json_t *i
             return;
         }
     }
+    for (cp_rec *r = cp->recs; r; r = r->next) {
+        const char *ident = jstr(r->desc, "AIWorkloadConfigIdentifier");
+        if (!cp_rec_terminal(r) && !strcmp(ident_name(ident), name)) {
+            cp_error(req, "ResourceInUse",
+                     "AI workload config %s is used by recommendation job %s, which is %s.", name,
+                     jstr(r->desc, "AIRecommendationJobName"),
+                     jstr(r->desc, "AIRecommendationJobStatus"));
+            return;
+        }
+    }
     json_t *arn = json_incref(json_object_get(c, "AIWorkloadConfigArn"));
     size_t i;
     json_t *x;
@@ -327,7 +348,11 @@ static void op_delete_config(mock_controlplane *cp, mock_request *req, json_t *i
 }
 
 /* Shared list logic: filter, sort, page. `items` is consumed. */
-static int cmp_name_asc(const void *a, const void *b, void *key) {
+typedef struct list_keys {
+    const char *name, *status;
+} list_keys;
+static int cmp_name_asc(const void *a, const void *b, void *keys) {
+    const char *key = ((const list_keys *)keys)->name;
     return strcmp(jstr(*(json_t *const *)a, key), jstr(*(json_t *const *)b, key));
 }
 static int cmp_time_asc(const void *a, const void *b, void *key) {
@@ -336,14 +361,13 @@ static int cmp_time_asc(const void *a, const void *b, void *key) {
     double y = json_number_value(json_object_get(*(json_t *const *)b, "CreationTime"));
     return x < y ? -1 : x > y;
 }
-static int cmp_status_asc(const void *a, const void *b, void *key) {
-    (void)key;
-    return strcmp(jstr(*(json_t *const *)a, "AIBenchmarkJobStatus"),
-                  jstr(*(json_t *const *)b, "AIBenchmarkJobStatus"));
+static int cmp_status_asc(const void *a, const void *b, void *keys) {
+    const char *key = ((const list_keys *)keys)->status;
+    return strcmp(jstr(*(json_t *const *)a, key), jstr(*(json_t *const *)b, key));
 }
 
-static void list_reply(mock_request *req, json_t *in, json_t *items, const char *name_key,
-                       const char *list_key, const char *const *sort_keys) {
+void cp_list_reply(mock_request *req, json_t *in, json_t *items, const char *name_key,
+                   const char *status_key, const char *list_key, const char *const *sort_keys) {
     json_t *jmax = json_object_get(in, "MaxResults");
     long max = 10;
     if (jmax) {
@@ -372,7 +396,8 @@ static void list_reply(mock_request *req, json_t *in, json_t *items, const char 
     int (*cmp)(const void *, const void *, void *) = cmp_time_asc;
     if (sort_by && !strcmp(sort_by, "Name")) cmp = cmp_name_asc;
     if (sort_by && !strcmp(sort_by, "Status")) cmp = cmp_status_asc;
-    qsort_r(arr, n, sizeof *arr, cmp, (void *)name_key);
+    list_keys keys = {name_key, status_key};
+    qsort_r(arr, n, sizeof *arr, cmp, &keys);
     int descending = !order || !strcmp(order, "Descending");
     const char *token = jstr(in, "NextToken");
     long start = 0;
@@ -401,7 +426,7 @@ static void list_reply(mock_request *req, json_t *in, json_t *items, const char 
     mock_json_reply(req, CP_JSON, out);
 }
 
-static int time_filter_ok(json_t *in, double created) {
+int cp_time_filter_ok(json_t *in, double created) {
     json_t *after = json_object_get(in, "CreationTimeAfter");
     json_t *before = json_object_get(in, "CreationTimeBefore");
     if (json_is_number(after) && !(created > json_number_value(after))) return 0;
@@ -418,16 +443,43 @@ static void op_list_configs(mock_controlplane *cp, mock_request *req, json_t *in
         const char *name = jstr(c, "AIWorkloadConfigName");
         double created = json_number_value(json_object_get(c, "CreationTime"));
         if (contains && !strstr(name, contains)) continue;
-        if (!time_filter_ok(in, created)) continue;
+        if (!cp_time_filter_ok(in, created)) continue;
         json_array_append_new(
             items, json_pack("{s:s,s:O,s:f}", "AIWorkloadConfigName", name, "AIWorkloadConfigArn",
                              json_object_get(c, "AIWorkloadConfigArn"), "CreationTime", created));
     }
     static const char *const keys[] = {"Name", "CreationTime", NULL};
-    list_reply(req, in, items, "AIWorkloadConfigName", "AIWorkloadConfigs", keys);
+    cp_list_reply(req, in, items, "AIWorkloadConfigName", NULL, "AIWorkloadConfigs", keys);
 }
 
 /* ---- benchmark jobs ----------------------------------------------------------------------- */
+
+json_t *cp_job_desc(mock_controlplane *cp, const char *name, json_t *target, json_t *output,
+                    const char *config_ident, json_t *config, const char *role, json_t *tags) {
+    char arn[256];
+    cp_arn(cp, "ai-benchmark-job", name, arn, sizeof arn);
+    json_t *out_result =
+        json_pack("{s:O}", "S3OutputLocation", json_object_get(output, "S3OutputLocation"));
+    if (json_object_get(output, "MlflowConfig"))
+        json_object_set(out_result, "MlflowConfig", json_object_get(output, "MlflowConfig"));
+    json_t *desc = json_pack(
+        "{s:s,s:s,s:s,s:O,s:o,s:s,s:s,s:f,s:s}", "AIBenchmarkJobName", name, "AIBenchmarkJobArn",
+        arn, "AIBenchmarkJobStatus", "InProgress", "BenchmarkTarget", target, "OutputConfig",
+        out_result, "AIWorkloadConfigIdentifier", config_ident, "RoleArn", role, "CreationTime",
+        mock_now_unix(), "AIWorkloadConfigName", jstr(config, "AIWorkloadConfigName"));
+    if (tags) json_object_set(desc, "Tags", tags);
+    return desc;
+}
+
+cp_job *cp_job_launch(mock_controlplane *cp, json_t *desc) {
+    cp_job *j = cp_job_new(cp, desc);
+    cp_save(cp);
+    /* Start on the next loop turn, so the Create answer goes out first. */
+    j->timer = event_new(cp->srv->base, -1, 0, cp_job_start_cb, j);
+    struct timeval now = {0, 0};
+    event_add(j->timer, &now);
+    return j;
+}
 
 static void op_create_job(mock_controlplane *cp, mock_request *req, json_t *in) {
     const mock_options *opt = &cp->srv->opt;
@@ -441,7 +493,7 @@ static void op_create_job(mock_controlplane *cp, mock_request *req, json_t *in) 
     }
     json_t *target = json_object_get(in, "BenchmarkTarget");
     static const char *const target_members[] = {"Endpoint", NULL};
-    if (!json_is_object(target) || unknown_member(target, target_members) ||
+    if (!json_is_object(target) || cp_unknown_member(target, target_members) ||
         json_object_size(target) != 1) {
         cp_invalid(req, "benchmarkTarget", NULL,
                    "Member must be a union with exactly one member set: Endpoint");
@@ -450,7 +502,7 @@ static void op_create_job(mock_controlplane *cp, mock_request *req, json_t *in) 
     json_t *ep = json_object_get(target, "Endpoint");
     static const char *const ep_members[] = {"Identifier", "TargetContainerHostname",
                                              "InferenceComponents", NULL};
-    const char *bad = json_is_object(ep) ? unknown_member(ep, ep_members) : NULL;
+    const char *bad = json_is_object(ep) ? cp_unknown_member(ep, ep_members) : NULL;
     const char *ep_ident = jstr(ep, "Identifier");
     if (!json_is_object(ep) || bad || !ep_ident || !*ep_ident || strlen(ep_ident) > 256) {
         cp_invalid(req, "benchmarkTarget.endpoint.identifier", bad ? bad : ep_ident,
@@ -459,7 +511,7 @@ static void op_create_job(mock_controlplane *cp, mock_request *req, json_t *in) 
     }
     json_t *output = json_object_get(in, "OutputConfig");
     const char *s3out = jstr(output, "S3OutputLocation");
-    if (!json_is_object(output) || !s3_uri_valid(s3out)) {
+    if (!json_is_object(output) || !cp_s3_uri_valid(s3out)) {
         cp_invalid(
             req, "outputConfig.s3OutputLocation", s3out,
             s3out ? "Member must satisfy regular expression pattern: (https|s3)://([^/]+)/?(.*)"
@@ -472,7 +524,7 @@ static void op_create_job(mock_controlplane *cp, mock_request *req, json_t *in) 
         return;
     }
     const char *role = jstr(in, "RoleArn");
-    if (!role_arn_valid(role)) {
+    if (!cp_role_arn_valid(role)) {
         cp_invalid(req, "roleArn", role,
                    role ? "Member must satisfy regular expression pattern: "
                           "^arn:aws[a-z\\-]*:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+$"
@@ -480,19 +532,11 @@ static void op_create_job(mock_controlplane *cp, mock_request *req, json_t *in) 
         return;
     }
     json_t *tags = json_object_get(in, "Tags");
-    if (!tags_valid(tags)) {
+    if (!cp_tags_valid(tags)) {
         cp_invalid(req, "tags", NULL, "Tags must be at most 50 {Key (1-128), Value (0-256)}");
         return;
     }
-    /* A role defined with --role must let SageMaker assume it (unknown roles are accepted). */
-    const mock_role *known = mock_find_role(opt, strrchr(role, '/') + 1);
-    if (known && strcmp(known->trust, "sagemaker.amazonaws.com") != 0) {
-        cp_error(req, "ValidationException",
-                 "Could not assume role %s. Please ensure that the role exists and allows "
-                 "principal 'sagemaker.amazonaws.com' to assume the role.",
-                 role);
-        return;
-    }
+    if (cp_role_refused(cp, req, role)) return;
     if (cp_find_job(cp, name)) {
         cp_error(req, "ResourceInUse", "AI benchmark job %s already exists.", name);
         return;
@@ -518,26 +562,12 @@ static void op_create_job(mock_controlplane *cp, mock_request *req, json_t *in) 
             return;
         }
     }
-    char arn[256];
-    cp_arn(cp, "ai-benchmark-job", name, arn, sizeof arn);
-    json_t *out_result = json_pack("{s:s}", "S3OutputLocation", s3out);
-    if (json_object_get(output, "MlflowConfig"))
-        json_object_set(out_result, "MlflowConfig", json_object_get(output, "MlflowConfig"));
-    json_t *desc = json_pack(
-        "{s:s,s:s,s:s,s:O,s:o,s:s,s:s,s:f,s:s}", "AIBenchmarkJobName", name, "AIBenchmarkJobArn",
-        arn, "AIBenchmarkJobStatus", "InProgress", "BenchmarkTarget", target, "OutputConfig",
-        out_result, "AIWorkloadConfigIdentifier", wl, "RoleArn", role, "CreationTime",
-        mock_now_unix(), "AIWorkloadConfigName", jstr(config, "AIWorkloadConfigName"));
+    json_t *desc = cp_job_desc(cp, name, target, output, wl, config, role, tags);
     if (json_object_get(in, "NetworkConfig"))
         json_object_set(desc, "NetworkConfig", json_object_get(in, "NetworkConfig"));
-    if (tags) json_object_set(desc, "Tags", tags);
-    cp_job *j = cp_job_new(cp, desc);
-    cp_save(cp);
-    /* Start on the next loop turn, so the Create answer goes out first. */
-    j->timer = event_new(cp->srv->base, -1, 0, cp_job_start_cb, j);
-    struct timeval now = {0, 0};
-    event_add(j->timer, &now);
-    mock_json_reply(req, CP_JSON, json_pack("{s:s}", "AIBenchmarkJobArn", arn));
+    json_t *arn = json_incref(json_object_get(desc, "AIBenchmarkJobArn"));
+    cp_job_launch(cp, desc);
+    mock_json_reply(req, CP_JSON, json_pack("{s:o}", "AIBenchmarkJobArn", arn));
 }
 
 static cp_job *job_from_request(mock_controlplane *cp, mock_request *req, json_t *in) {
@@ -569,16 +599,7 @@ static void op_stop_job(mock_controlplane *cp, mock_request *req, json_t *in) {
                  jstr(j->desc, "AIBenchmarkJobName"), status);
         return;
     }
-    j->stop_requested = SMFW_CANCEL_ABORT;
-    cp_job_set(j, "Stopping", NULL);
-    if (!j->running_thread) {
-        /* Without a worker to wind down, the job stops on the next loop turn. */
-        if (!j->timer) j->timer = event_new(cp->srv->base, -1, 0, cp_job_timer_cb, j);
-        event_del(j->timer);
-        event_assign(j->timer, cp->srv->base, -1, 0, cp_job_timer_cb, j);
-        struct timeval tv = {0, 200000};
-        event_add(j->timer, &tv);
-    }
+    cp_job_request_stop(j);
     mock_json_reply(
         req, CP_JSON,
         json_pack("{s:O}", "AIBenchmarkJobArn", json_object_get(j->desc, "AIBenchmarkJobArn")));
@@ -611,7 +632,7 @@ static void op_list_jobs(mock_controlplane *cp, mock_request *req, json_t *in) {
         double created = json_number_value(json_object_get(j->desc, "CreationTime"));
         if (contains && !strstr(name, contains)) continue;
         if (status && strcmp(status, jstr(j->desc, "AIBenchmarkJobStatus")) != 0) continue;
-        if (!time_filter_ok(in, created)) continue;
+        if (!cp_time_filter_ok(in, created)) continue;
         json_t *s =
             json_pack("{s:s,s:O,s:O,s:f,s:O}", "AIBenchmarkJobName", name, "AIBenchmarkJobArn",
                       json_object_get(j->desc, "AIBenchmarkJobArn"), "AIBenchmarkJobStatus",
@@ -622,7 +643,8 @@ static void op_list_jobs(mock_controlplane *cp, mock_request *req, json_t *in) {
         json_array_append_new(items, s);
     }
     static const char *const keys[] = {"Name", "CreationTime", "Status", NULL};
-    list_reply(req, in, items, "AIBenchmarkJobName", "AIBenchmarkJobs", keys);
+    cp_list_reply(req, in, items, "AIBenchmarkJobName", "AIBenchmarkJobStatus", "AIBenchmarkJobs",
+                  keys);
 }
 
 /* ---- dispatch ----------------------------------------------------------------------------- */
@@ -652,6 +674,11 @@ void mock_controlplane_handle(mock_server *srv, mock_request *req, const char *o
         {"StopAIBenchmarkJob", op_stop_job},
         {"DeleteAIBenchmarkJob", op_delete_job},
         {"ListAIBenchmarkJobs", op_list_jobs},
+        {"CreateAIRecommendationJob", cp_op_create_rec},
+        {"DescribeAIRecommendationJob", cp_op_describe_rec},
+        {"StopAIRecommendationJob", cp_op_stop_rec},
+        {"DeleteAIRecommendationJob", cp_op_delete_rec},
+        {"ListAIRecommendationJobs", cp_op_list_recs},
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         if (!strcmp(ops[i].name, op)) {
@@ -685,6 +712,17 @@ mock_controlplane *mock_controlplane_new(mock_server *srv, char *err, size_t err
                            "InternalServerError: smfw-mock restarted while the job "
                            "was running.");
         }
+        json_array_foreach(json_object_get(saved, "recommendation_jobs"), i, d) {
+            cp_rec *r = cp_rec_new(cp, json_deep_copy(d));
+            if (!cp_rec_terminal(r)) {
+                json_object_set_new(r->desc, "AIRecommendationJobStatus", json_string("Failed"));
+                json_object_set_new(r->desc, "FailureReason",
+                                    json_string("InternalServerError: smfw-mock restarted while "
+                                                "the recommendation job was running."));
+                json_object_set_new(r->desc, "EndTime", json_real(mock_now_unix()));
+            }
+        }
+        cp_save(cp);
         json_decref(saved);
     }
     if (pipe2(cp->pipe_fds, O_CLOEXEC | O_NONBLOCK) != 0) {
@@ -705,6 +743,11 @@ void mock_controlplane_free(mock_controlplane *cp) {
         cp_job *j = cp->jobs;
         cp->jobs = j->next;
         cp_job_free(j);
+    }
+    while (cp->recs) {
+        cp_rec *r = cp->recs;
+        cp->recs = r->next;
+        cp_rec_free(r);
     }
     event_free(cp->pipe_ev);
     close(cp->pipe_fds[0]);

@@ -22,14 +22,30 @@
 void cp_job_set(cp_job *j, const char *status, const char *reason) {
     json_object_set_new(j->desc, "AIBenchmarkJobStatus", json_string(status));
     if (reason) json_object_set_new(j->desc, "FailureReason", json_string(reason));
-    if (!strcmp(status, "Completed") || !strcmp(status, "Failed") || !strcmp(status, "Stopped"))
-        json_object_set_new(j->desc, "EndTime", json_real(mock_now_unix()));
+    int ended =
+        !strcmp(status, "Completed") || !strcmp(status, "Failed") || !strcmp(status, "Stopped");
+    if (ended) json_object_set_new(j->desc, "EndTime", json_real(mock_now_unix()));
     cp_save(j->cp);
+    if (ended && j->rec) cp_rec_job_ended(j->rec, j);
 }
 
 int job_terminal(const cp_job *j) {
     const char *s = jstr(j->desc, "AIBenchmarkJobStatus");
     return !strcmp(s, "Completed") || !strcmp(s, "Failed") || !strcmp(s, "Stopped");
+}
+
+void cp_job_request_stop(cp_job *j) {
+    mock_controlplane *cp = j->cp;
+    j->stop_requested = SMFW_CANCEL_ABORT;
+    cp_job_set(j, "Stopping", NULL);
+    if (!j->running_thread) {
+        /* Without a worker to wind down, the job stops on the next loop turn. */
+        if (!j->timer) j->timer = event_new(cp->srv->base, -1, 0, cp_job_timer_cb, j);
+        event_del(j->timer);
+        event_assign(j->timer, cp->srv->base, -1, 0, cp_job_timer_cb, j);
+        struct timeval tv = {0, 200000};
+        event_add(j->timer, &tv);
+    }
 }
 
 /* Where the bundle goes: <S3OutputLocation>/<job-name>/output/output.tar.gz. */
@@ -258,6 +274,7 @@ static void cp_job_start(cp_job *j) {
         .work_dir = j->work_dir,
         .channels = j->channels,
         .channel_count = j->channel_count,
+        .instance_type = j->instance_type[0] ? j->instance_type : NULL,
         .stop_requested = &j->stop_requested,
     };
     if (pthread_create(&j->thread, NULL, cp_job_thread, j) != 0) {

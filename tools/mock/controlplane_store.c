@@ -1,6 +1,6 @@
 /*
- * controlplane_store.c - the control plane's workload configs and jobs:
- * lookup, and persistence in <state-dir>/controlplane.json.
+ * controlplane_store.c - the control plane's workload configs, jobs and
+ * recommendation jobs: lookup, and persistence in <state-dir>/controlplane.json.
  */
 #include "controlplane.h"
 
@@ -13,7 +13,10 @@
 void cp_save(mock_controlplane *cp) {
     json_t *jobs = json_array();
     for (cp_job *j = cp->jobs; j; j = j->next) json_array_append(jobs, j->desc);
-    json_t *root = json_pack("{s:O,s:o}", "workload_configs", cp->configs, "jobs", jobs);
+    json_t *recs = json_array();
+    for (cp_rec *r = cp->recs; r; r = r->next) json_array_append(recs, r->desc);
+    json_t *root = json_pack("{s:O,s:o,s:o}", "workload_configs", cp->configs, "jobs", jobs,
+                             "recommendation_jobs", recs);
     char tmp[4300];
     snprintf(tmp, sizeof tmp, "%s.tmp", cp->state_file);
     if (json_dump_file(root, tmp, JSON_INDENT(1)) == 0) rename(tmp, cp->state_file);
@@ -54,5 +57,27 @@ json_t *cp_find_config(mock_controlplane *cp, const char *ident) {
     json_array_foreach(cp->configs, i, c) {
         if (!strcmp(jstr(c, "AIWorkloadConfigName"), name)) return c;
     }
+    return NULL;
+}
+
+cp_rec *cp_rec_new(mock_controlplane *cp, json_t *desc) {
+    cp_rec *r = calloc(1, sizeof *r);
+    if (!r) abort();
+    r->cp = cp;
+    r->desc = desc;
+    r->next = cp->recs;
+    cp->recs = r;
+    return r;
+}
+
+void cp_rec_free(cp_rec *r) {
+    if (r->timer) event_free(r->timer);
+    json_decref(r->desc);
+    free(r);
+}
+
+cp_rec *cp_find_rec(mock_controlplane *cp, const char *name) {
+    for (cp_rec *r = cp->recs; r; r = r->next)
+        if (!strcmp(jstr(r->desc, "AIRecommendationJobName"), name)) return r;
     return NULL;
 }
