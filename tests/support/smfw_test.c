@@ -1,4 +1,5 @@
 /* smfw_test.c - helpers shared by the unit tests. */
+#include <check.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,4 +76,12 @@ const struct smfw_settings *smfw_test_plugin_settings(const char *section) {
         }
     }
     return smfw_config_section(cfg, section);
+}
+
+int smfw_test_run(Suite *suite) {
+    SRunner *sr = srunner_create(suite);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
 }

@@ -19,6 +19,10 @@ int smfw_test_write_file(const char *path, const char *content);
    from the core when no option is given. Valid until the program ends. */
 struct smfw_settings;
 const struct smfw_settings *smfw_test_plugin_settings(const char *section);
+/* Run a check suite (CK_NORMAL output, the runner freed): the exit status of a unit test's
+   main(), 0 when every test passed, 1 otherwise. */
+struct Suite;
+int smfw_test_run(struct Suite *suite);
 /* Relative difference |a-b|/max(|a|,|b|,1e-300). */
 double smfw_test_reldiff(double a, double b);
 

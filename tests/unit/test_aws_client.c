@@ -18,6 +18,7 @@
 #include "aws/aws_internal.h"
 #include "aws_fake_env.h"
 #include "aws_fake_http.h"
+#include "smfw_test.h"
 
 #define AKID   "AKIDTESTCLIENT"
 #define SECRET "secretTestClientKey/123456"
@@ -610,9 +611,5 @@ int main(void) {
     tcase_add_test(tc, defaults_for_managed_backend);
     tcase_add_test(tc, trace_logging_redacts_secrets);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

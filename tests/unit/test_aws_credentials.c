@@ -16,6 +16,7 @@
 
 #include "aws_fake_env.h"
 #include "aws_fake_http.h"
+#include "smfw_test.h"
 
 static char *g_home;
 
@@ -443,9 +444,5 @@ int main(void) {
     tcase_add_test(tc, imds_v2);
     tcase_add_test(tc, expiring_credentials_refresh);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -13,6 +13,7 @@
 
 #include "aws/aws_endpoint_rules.h"
 #include "aws/aws_internal.h"
+#include "smfw_test.h"
 
 static const char *PARTITIONS =
     "{\"partitions\":[{\"id\":\"aws\",\"regionRegex\":\"^(us|eu)\\\\-\\\\w+\\\\-\\\\d+$\","
@@ -301,9 +302,5 @@ int main(void) {
     tcase_add_test(tc, bounds);
     tcase_add_test(tc, client_endpoints);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -151,9 +151,5 @@ int main(void) {
     tcase_add_test(tc, every_page_in_turn);
     tcase_add_test(tc, a_looping_service_is_stopped);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -11,6 +11,7 @@
 #include "aws/aws_ini.h"
 #include "aws/aws_retry.h"
 #include "aws/aws_xml.h"
+#include "smfw_test.h"
 
 START_TEST(ini_files) {
     const char *t = "# top\n[default]\nRegion = us-east-1 \nx: y\n\n[profile dev]\n"
@@ -137,9 +138,5 @@ int main(void) {
     tcase_add_test(tc, error_bodies);
     tcase_add_test(tc, redaction);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -15,6 +15,7 @@
 #include "aws/aws_internal.h"
 #include "aws_fake_env.h"
 #include "aws_fake_http.h"
+#include "smfw_test.h"
 
 #define AKID   "AKIDTESTRESTJSON"
 #define SECRET "secretTestRestJsonKey/123456"
@@ -233,9 +234,5 @@ int main(void) {
     tcase_add_test(tc, error_parse_follows_botocore);
     tcase_add_test(tc, batch_endpoint_is_resolved);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -9,6 +9,7 @@
 
 #include "aws/aws_rate_limiter.h"
 #include "aws/aws_retry.h"
+#include "smfw_test.h"
 
 START_TEST(quota_arithmetic) {
     aws_retry_quota q;
@@ -88,9 +89,5 @@ int main(void) {
     tcase_add_test(tc, mode_names);
     tcase_add_test(tc, limiter_waits_only_after_throttling);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "aws/aws_internal.h"
+#include "smfw_test.h"
 
 #define MIB ((int64_t)1024 * 1024)
 
@@ -168,9 +169,5 @@ int main(void) {
     tcase_add_test(tc, part_size);
     tcase_add_test(tc, bucket_urls);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -17,6 +17,7 @@
 #include "aws/aws_sso.h"
 #include "aws_fake_env.h"
 #include "aws_fake_http.h"
+#include "smfw_test.h"
 
 static char *g_home;
 
@@ -185,9 +186,5 @@ int main(void) {
     tcase_add_test(tc, chain_order);
     tcase_add_test(tc, endpoints_of_the_sso_region);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

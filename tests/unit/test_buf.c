@@ -11,6 +11,8 @@
 
 #include <smfw/buf.h>
 
+#include "smfw_test.h"
+
 START_TEST(append_keeps_nul_and_grows) {
     smfw_buf b;
     smfw_buf_init(&b);
@@ -187,9 +189,5 @@ static Suite *buf_suite(void) {
 }
 
 int main(void) {
-    SRunner *sr = srunner_create(buf_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return smfw_test_run(buf_suite());
 }

@@ -470,9 +470,5 @@ int main(void) {
     tcase_add_test(tc, price_table_errors_name_file_and_line);
     tcase_add_test(tc, shard_split_covers_every_request_once);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -13,6 +13,7 @@
 #include <smfw/results_layout.h>
 
 #include "cloudwatch.h"
+#include "smfw_test.h"
 
 static int has_finding(const smfw_cw_report *r, const char *needle) {
     for (size_t i = 0; i < r->n_findings; i++)
@@ -180,9 +181,5 @@ int main(void) {
     tcase_add_test(tc, response_summary_and_reading);
     tcase_add_test(tc, malformed_responses_are_errors);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -384,9 +384,5 @@ int main(void) {
     tcase_add_test(tc, config_keys_equal_flag_names_and_aliases_point_at_live_keys);
     tcase_add_test(tc, old_key_names_load_with_a_warning_and_count_as_the_new_ones);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

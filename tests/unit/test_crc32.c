@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "crc32_internal.h"
+#include "smfw_test.h"
 
 #define MAX_LEN 4096
 #define ALIGNS  16
@@ -155,9 +156,5 @@ static Suite *crc32_suite(void) {
 int main(int argc, char **argv) {
     (void)argc;
     if (!getenv("TEST_CRC32_SELF")) setenv("TEST_CRC32_PATH", argv[0], 1);
-    SRunner *sr = srunner_create(crc32_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return smfw_test_run(crc32_suite());
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "aws_fake_http.h"
+#include "smfw_test.h"
 
 #define CORPUS_PATH SMFW_SOURCE_DIR "/datasets/synthetic_corpus.txt"
 
@@ -438,9 +439,5 @@ static Suite *jsonl_suite(void) {
 }
 
 int main(void) {
-    SRunner *sr = srunner_create(jsonl_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return smfw_test_run(jsonl_suite());
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "aws_fake_http.h"
+#include "smfw_test.h"
 
 static smfw_registry *reg;
 
@@ -273,9 +274,5 @@ static Suite *plugins_suite(void) {
 }
 
 int main(void) {
-    SRunner *sr = srunner_create(plugins_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return smfw_test_run(plugins_suite());
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "aws_fake_http.h"
+#include "smfw_test.h"
 
 /* A small feed in the shape of ShareGPT_V3_unfiltered_cleaned_split.json. */
 static const char *const SAMPLE =
@@ -416,9 +417,5 @@ static Suite *sharegpt_suite(void) {
 }
 
 int main(void) {
-    SRunner *sr = srunner_create(sharegpt_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return smfw_test_run(sharegpt_suite());
 }

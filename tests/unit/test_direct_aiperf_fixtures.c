@@ -201,9 +201,5 @@ int main(void) {
     tcase_add_test(tc, qwen_sweep_records_rederived);
     tcase_add_test(tc, legacy_run_rederived_and_aggregated);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

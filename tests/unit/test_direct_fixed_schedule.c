@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "scheduler.h"
+#include "smfw_test.h"
 
 START_TEST(offsets_and_deadlines) {
     const int64_t ts[] = {500, 500, 501, 1500, 4500};
@@ -45,9 +46,5 @@ int main(void) {
     TCase *tc = tcase_create("all");
     tcase_add_test(tc, offsets_and_deadlines);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

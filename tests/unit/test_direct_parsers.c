@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "outputs.h"
 #include "stream.h"
+#include "smfw_test.h"
 
 /* ---- AIPerf content rules ------------------------------------------------------ */
 
@@ -576,9 +577,5 @@ int main(void) {
     tcase_add_test(tc, http_error_classification);
     tcase_add_test(tc, json_string_writer_matches_jansson);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "retemplate.h"
+#include "smfw_test.h"
 
 static void prompt_is(const char *body, direct_endpoint_type want_type, const char *want) {
     direct_endpoint_type t;
@@ -68,9 +69,5 @@ int main(void) {
     tcase_add_test(tc, every_shape);
     tcase_add_test(tc, what_cannot_be_retemplated);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

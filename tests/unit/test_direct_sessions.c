@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sessions.h"
+#include "smfw_test.h"
 
 static smfw_prompt prompt(const char *text, const char *sid, int32_t turn) {
     smfw_prompt p;
@@ -114,9 +115,5 @@ int main(void) {
     tcase_add_test(tc, groups_and_orders_turns);
     tcase_add_test(tc, history_before_the_turn);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -13,6 +13,7 @@
 #include <smfw/shard.h>
 
 #include "start_barrier.h"
+#include "smfw_test.h"
 
 static int64_t now_ns(void) {
     struct timespec ts;
@@ -108,9 +109,5 @@ int main(void) {
     tcase_add_test(tc, wait_and_record);
     tcase_add_test(tc, shard_from_environment);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -10,6 +10,8 @@
 #include <smfw/results_layout.h>
 #include <smfw/results.h>
 
+#include "smfw_test.h"
+
 static void add_error(smfw_results *r, smfw_error_class cls, int code, const char *type,
                       const char *msg) {
     smfw_record rec;
@@ -52,9 +54,5 @@ int main(void) {
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, grouped_by_kind_counts_add_up);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "smfw_test.h"
+
 #define VEC_DIR SMFW_TESTDATA_DIR "/eventstream"
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -740,9 +742,5 @@ static Suite *eventstream_suite(void) {
 }
 
 int main(void) {
-    SRunner *sr = srunner_create(eventstream_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return smfw_test_run(eventstream_suite());
 }

@@ -17,6 +17,8 @@
 
 #include <smfw/json_view.h>
 
+#include "smfw_test.h"
+
 /* jansson's verdict, with the flags the view's grammar matches. */
 enum { J_REFUSES, J_ACCEPTS, J_OVERFLOW };
 static int jansson_verdict(const char *s, size_t n) {
@@ -794,9 +796,5 @@ int main(void) {
     tcase_add_test(tc, mutated_bodies_agree_with_jansson);
     tcase_add_test(tc, members_strings_and_numbers_read_as_jansson_decodes_them);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

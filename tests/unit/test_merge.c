@@ -272,9 +272,5 @@ int main(void) {
     tcase_add_test(tc, merge_refuses_what_is_not_one_run);
     tcase_add_test(tc, duplicate_requests_count_once_and_jsonl_is_written);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

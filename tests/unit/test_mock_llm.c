@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "smfw_test.h"
+
 START_TEST(llm_parse_reads_formats_budgets_prompts_and_model) {
     mock_llm_request r;
     char err[256];
@@ -97,9 +99,5 @@ int main(void) {
     tcase_add_test(tc, llm_parse_reads_formats_budgets_prompts_and_model);
     tcase_add_test(tc, llm_parse_duplicates_numbers_and_refusals);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

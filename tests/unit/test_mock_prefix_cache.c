@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "smfw_test.h"
+
 /* {"prompt": "<text>"}: one string, so tokens are its 4-byte pieces. */
 static long admit(mock_prefix_cache *c, const char *endpoint, const char *text) {
     char body[4096], err[256];
@@ -129,9 +131,5 @@ int main(void) {
     tcase_add_test(tc, prefix_cache_whole_blocks_endpoint_and_lru);
     tcase_add_test(tc, prefix_cache_matches_a_plain_model_under_churn);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -13,6 +13,8 @@
 
 #include <smfw/net.h>
 
+#include "smfw_test.h"
+
 static const char *proxy_vars[] = {"https_proxy", "HTTPS_PROXY", "http_proxy",    "HTTP_PROXY",
                                    "no_proxy",    "NO_PROXY",    "REQUEST_METHOD"};
 
@@ -126,9 +128,5 @@ int main(void) {
     tcase_add_test(tc, unreadable_bundle_refused);
     tcase_add_test(tc, proxy_credentials_masked);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -13,6 +13,7 @@
 
 #include "model_registry.h"
 #include "publish_keys.h"
+#include "smfw_test.h"
 
 /* Every statistic of every metric present, so the scheme's largest set comes out. */
 static smfw_results *full_run(void) {
@@ -180,9 +181,5 @@ int main(void) {
     tcase_add_test(tc, reading_needs_the_scheme_key);
     tcase_add_test(tc, the_update_body);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -8,6 +8,8 @@
 #include <smfw/app.h>
 #include <smfw/results_layout.h>
 
+#include "smfw_test.h"
+
 START_TEST(loads_real_plugins_from_build_tree) {
     const char *dirs[] = {SMFW_BUILD_PLUGIN_DIR};
     smfw_registry *reg = NULL;
@@ -261,9 +263,5 @@ int main(void) {
     tcase_add_test(tc, command_plugins_load_and_bad_ones_are_refused);
     tcase_add_test(tc, command_runs_with_its_context);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

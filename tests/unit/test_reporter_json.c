@@ -532,9 +532,5 @@ static Suite *reporter_json_suite(void) {
 }
 
 int main(void) {
-    SRunner *sr = srunner_create(reporter_json_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return smfw_test_run(reporter_json_suite());
 }

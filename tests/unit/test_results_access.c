@@ -233,9 +233,5 @@ int main(void) {
     tcase_add_test(tc, extras_and_input_config_of_a_real_bundle);
     tcase_add_test(tc, smfw_object_matches_its_text);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

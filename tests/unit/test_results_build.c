@@ -160,9 +160,5 @@ int main(void) {
     tcase_add_test(tc, setters_write_what_the_fields_did);
     tcase_add_test(tc, run_info_stats_json_and_completeness);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

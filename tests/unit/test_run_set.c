@@ -147,9 +147,5 @@ int main(void) {
     tcase_add_test(tc, a_rate_set_analyses_rates);
     tcase_add_test(tc, out_of_range_and_null_answer_nothing);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

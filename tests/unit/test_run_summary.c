@@ -173,9 +173,5 @@ int main(void) {
     tcase_add_test(tc, tripped_gate_quotes_the_reason_escaped);
     tcase_add_test(tc, interrupted_stopped_or_empty_runs_are_not_judged);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -10,6 +10,8 @@
 #include <smfw/app.h>
 #include <smfw/log.h>
 
+#include "smfw_test.h"
+
 #define LINES 300
 
 typedef struct sink_seen {
@@ -113,9 +115,5 @@ int main(void) {
     tcase_add_test(tc, registries_load_and_free_from_several_threads);
     tcase_add_test(tc, plugin_path_copies_are_split_and_shared_per_value);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return smfw_test_run(s);
 }

@@ -20,6 +20,7 @@
 #include <smfw/sigv4.h>
 
 #include "aws/sigv4_internal.h"
+#include "smfw_test.h"
 
 static void strftime_date(int64_t t, char out[17]) {
     time_t tt = (time_t)t;
@@ -196,9 +197,5 @@ int main(void) {
     tcase_add_test(tc, cached_keys_match_fresh_signers);
     tcase_add_test(tc, many_headers_and_long_names);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return smfw_test_run(s);
 }

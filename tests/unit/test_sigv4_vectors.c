@@ -18,6 +18,7 @@
 
 #include "aws/sigv4_internal.h"
 #include "aws_fake_vectors.h"
+#include "smfw_test.h"
 
 #define AKID   "AKIDEXAMPLE"
 #define SECRET "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
@@ -301,9 +302,5 @@ int main(void) {
     tcase_add_test(tc, key_cache_and_doc_example);
     tcase_add_test(tc, time_format);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

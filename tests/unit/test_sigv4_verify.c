@@ -10,6 +10,8 @@
 
 #include <smfw/sigv4.h>
 
+#include "smfw_test.h"
+
 #define AKID   "AKIDEXAMPLE"
 #define SECRET "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
 #define T0     1440938160
@@ -158,9 +160,5 @@ int main(void) {
     tcase_add_test(tc, s3_payload_rules);
     tcase_add_test(tc, verdict_names);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

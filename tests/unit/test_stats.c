@@ -329,9 +329,5 @@ int main(void) {
     tcase_add_test(tc, jsonl_round_trip_keeps_every_field);
     tcase_add_test(tc, bad_jsonl_line_names_file_and_line);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

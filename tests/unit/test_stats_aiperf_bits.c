@@ -300,9 +300,5 @@ int main(void) {
     tcase_add_test(tc, reader_recovers_base_values);
     tcase_add_test(tc, sum_is_aiperf_running_sum);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

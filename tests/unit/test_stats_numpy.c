@@ -220,9 +220,5 @@ int main(void) {
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, stats_bit_exact_with_numpy);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

@@ -282,9 +282,5 @@ int main(void) {
     tcase_add_test(tc, tiktoken_ranks_both_formats_and_bad_lines);
     tcase_add_test(tc, builtin_without_ranks_says_where_to_get_them);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }

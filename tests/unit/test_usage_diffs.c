@@ -169,9 +169,5 @@ int main(void) {
     tcase_add_test(tc, discrepancy_count_as_aiperf_counts);
     tcase_add_test(tc, token_count_source_and_diffs_through_jsonl);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return smfw_test_run(s);
 }
