@@ -5,7 +5,9 @@
 # and --max-items/--all/--format json hold, show prints what DescribeAIBenchmarkJob says, stop
 # stops a running job and delete removes a config (botocore sees both), every refusal comes
 # before any request with exit 1, an AWS error is exit 2, and every request body smfw sent
-# (recorded by json_record_proxy.py) is valid in botocore's SageMaker model.
+# (recorded by json_record_proxy.py) is valid in botocore's SageMaker model. Last, the
+# mock's AI recommendation jobs: list and show --kind recommendation equal botocore's, and
+# stop --kind recommendation stops a running one and its benchmark job.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 : "${SMFW_TESTDATA_DIR:?}" "${SMFW_PYTHON:?}"
@@ -162,4 +164,90 @@ assert want <= set(seen), seen
 print("botocore's SageMaker model accepts every request smfw jobs sent:",
       ", ".join(f"{k} x{v}" for k, v in sorted(seen.items())))
 PY
-echo "PASS: smfw jobs list/show/stop/delete against smfw-mock, checked with botocore"
+
+# 9. Recommendation jobs (smfw-mock runs them, docs/mock.md): list and show as botocore sees
+# them, and stop of a running one.
+bpy '
+import time
+spec = lambda n: {"WorkloadSpec": {"Inline": json.dumps({"benchmark": {"type": "aiperf"},
+                  "parameters": {"concurrency": 1, "request_count": n}})}}
+sm.create_ai_workload_config(AIWorkloadConfigName="wl-rec", AIWorkloadConfigs=spec(3))
+sm.create_ai_workload_config(AIWorkloadConfigName="wl-rec-long", AIWorkloadConfigs=spec(1000))
+def rec(name, wl, types):
+    sm.create_ai_recommendation_job(AIRecommendationJobName=name, AIWorkloadConfigIdentifier=wl,
+        ModelSource={"S3": {"S3Uri": "s3://models/m/"}}, OutputConfig={"S3OutputLocation": "s3://out-bucket/recs/"},
+        PerformanceTarget={"Constraints": [{"Metric": "throughput"}]}, RoleArn="'"$ROLE"'",
+        ComputeSpec={"InstanceTypes": types})
+rec("rec-a", "wl-rec", ["ml.g5.xlarge", "ml.p5.48xlarge"])
+time.sleep(0.05)
+rec("rec-b", "wl-rec", [])
+for name in ("rec-a", "rec-b"):
+    t0 = time.time()
+    while sm.describe_ai_recommendation_job(AIRecommendationJobName=name)["AIRecommendationJobStatus"] != "Completed":
+        assert time.time() - t0 < 30, sm.describe_ai_recommendation_job(AIRecommendationJobName=name)
+        time.sleep(0.1)
+rec("rec-long", "wl-rec-long", ["ml.g6.xlarge"])
+' || fail "the recommendation jobs did not complete" "$work/mock.err"
+jobs recs list --kind recommendation --all --page-size 1
+expect_rc 0 recs
+jobs recsj list --kind recommendation --status completed --format json
+expect_rc 0 recsj
+jobs recshow show rec-a --kind recommendation --format json
+expect_rc 0 recshow
+jobs recshowt show rec-a --kind recommendation
+expect_rc 0 recshowt
+bpy '
+listed = sm.list_ai_recommendation_jobs()["AIRecommendationJobs"]
+want = [r["AIRecommendationJobName"] for r in sorted(listed, key=lambda r: r["CreationTime"], reverse=True)]
+lines = open("recs.out").read().splitlines()
+assert lines[0].split()[:2] == ["NAME", "STATUS"], lines
+got = [l.split()[0] for l in lines[1:]]
+assert got == want == ["rec-long", "rec-b", "rec-a"], (got, want)
+status = {r["AIRecommendationJobName"]: r["AIRecommendationJobStatus"] for r in listed}
+for l in lines[1:]:
+    assert l.split()[1] == status[l.split()[0]], (l, status)
+j = json.load(open("recsj.out"))
+done = sm.list_ai_recommendation_jobs(StatusEquals="Completed")["AIRecommendationJobs"]
+assert [r["AIRecommendationJobName"] for r in j["AIRecommendationJobs"]] == ["rec-b", "rec-a"], j
+for a, b in zip(j["AIRecommendationJobs"], done):
+    assert a["AIRecommendationJobArn"] == b["AIRecommendationJobArn"], (a, b)
+    assert a["AIRecommendationJobStatus"] == b["AIRecommendationJobStatus"] == "Completed", (a, b)
+    assert abs(a["CreationTime"] - b["CreationTime"].timestamp()) < 1e-3, (a, b)
+assert j["Truncated"] is False, j
+d = sm.describe_ai_recommendation_job(AIRecommendationJobName="rec-a")
+shown = json.load(open("recshow.out"))
+assert shown["Recommendations"] == d["Recommendations"] and len(d["Recommendations"]) == 2, (shown, d)
+assert shown["AIRecommendationJobArn"] == d["AIRecommendationJobArn"], shown
+assert shown["PerformanceTarget"] == d["PerformanceTarget"] and shown["ComputeSpec"] == d["ComputeSpec"], shown
+t = dict(l.split(": ", 1) for l in open("recshowt.out").read().splitlines())
+assert t["AIRecommendationJobStatus"] == "Completed", t
+assert json.loads(t["Recommendations"]) == d["Recommendations"], t
+print("9. smfw jobs list/show --kind recommendation equal botocore: rec-a best first",
+      d["Recommendations"][0]["DeploymentConfiguration"]["InstanceType"])
+' || fail "smfw jobs and botocore differ on recommendation jobs" recs.out recsj.out recshow.out recshowt.out
+jobs recstop stop rec-long --kind recommendation
+expect_rc 0 recstop
+grep -q "rec-long (arn:aws:sagemaker:us-east-1:111122223333:ai-recommendation-job/rec-long)" recstop.out ||
+    fail "stop's answer for a recommendation job" recstop.out
+bpy '
+import time
+t0 = time.time()
+while sm.describe_ai_recommendation_job(AIRecommendationJobName="rec-long")["AIRecommendationJobStatus"] != "Stopped":
+    assert time.time() - t0 < 15, sm.describe_ai_recommendation_job(AIRecommendationJobName="rec-long")
+    time.sleep(0.1)
+assert sm.describe_ai_benchmark_job(AIBenchmarkJobName="rec-long-1")["AIBenchmarkJobStatus"] == "Stopped"
+' || fail "smfw jobs stop --kind recommendation did not stop rec-long" recstop.out
+PYTHONPATH="$here" "$SMFW_PYTHON" - "$SMFW_TESTDATA_DIR/awsmodels/sagemaker/2017-07-24/service-2.json" \
+    "$work/proxy.log" <<'PY' || fail "a recommendation request body does not match botocore's model" "$work/proxy.log"
+import json, sys
+from botocore_check import load_model, check_body
+model = load_model(sys.argv[1], "sagemaker")
+seen = set()
+for line in open(sys.argv[2]):
+    rec = json.loads(line)
+    op = rec["target"].split(".", 1)[1]
+    check_body(model, op, rec["body"])
+    seen.add(op)
+assert {"ListAIRecommendationJobs", "DescribeAIRecommendationJob", "StopAIRecommendationJob"} <= seen, seen
+PY
+echo "PASS: smfw jobs list/show/stop/delete against smfw-mock (benchmark and recommendation jobs), checked with botocore"
