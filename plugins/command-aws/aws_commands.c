@@ -19,4 +19,5 @@ static const smfw_command_def *const aws_commands[] = {&aws_command_cloudwatch,
 static const smfw_command_ops aws_ops = {sizeof(smfw_command_ops), aws_commands};
 
 SMFW_PLUGIN_DEFINE(smfw_command_aws, SMFW_PLUGIN_COMMAND, "aws", "1.0.0",
-                   "AWS tools: cloudwatch, publish, autoscaling, doctor, batch-submit, jobs", NULL, &aws_ops)
+                   "AWS tools: cloudwatch, publish, autoscaling, doctor, batch-submit, jobs", NULL,
+                   &aws_ops)
