@@ -87,7 +87,10 @@ import sys, boto3, botocore.config
 s3 = boto3.client("s3", endpoint_url=sys.argv[1], region_name="us-east-1",
                   config=botocore.config.Config(s3={"addressing_style": "path"}))
 PY
-start_mock --ttft-ms 5:2 --itl-ms 1 --output-tokens 6
+# Shards of about a second: merge accepts a start spread of 2 % of the merged window (some
+# 25 ms here), above the scheduling jitter of three array tasks starting at once on a busy
+# 2-core machine (a 0.27 s window refused a 7.1 ms spread once, under ASan).
+start_mock --ttft-ms 5:2 --itl-ms 2 --output-tokens 40
 # the bucket, created by boto3 while Slurm starts
 "$SMFW_PYTHON" -c "exec(open('$work/s3.py').read()); s3.create_bucket(Bucket='bench-results')" \
     "$MOCK_URL" > "$work/bucket.log" 2>&1 &
