@@ -4,9 +4,15 @@
  * publish, autoscaling, doctor, batch-submit and jobs; recommend joins this
  * table.
  */
+#include <smfw/log.h>
 #include <smfw/plugin.h>
 
 #include "aws_commands.h"
+
+int aws_command_fail(const smfw_error *err) {
+    smfw_log(SMFW_LOG_ERROR, NULL, "%s", err->message);
+    return smfw_status_exit_code(err->status);
+}
 
 static const smfw_command_def *const aws_commands[] = {&aws_command_cloudwatch,
                                                        &aws_command_publish,

@@ -4,6 +4,9 @@
 
 #include <smfw/command.h>
 
+/** Log err's sentence as the command's error and return the exit code its status means. */
+int aws_command_fail(const smfw_error *err);
+
 /** `smfw cloudwatch` (cmd_cloudwatch.c). */
 extern const smfw_command_def aws_command_cloudwatch;
 /** `smfw batch-submit` (cmd_batch_submit.c). */

@@ -102,11 +102,6 @@ static int parse_args(const smfw_command_context *ctx, as_args *a) {
     return 0;
 }
 
-static int fail(const smfw_error *err) {
-    smfw_log(SMFW_LOG_ERROR, NULL, "%s", err->message);
-    return smfw_status_exit_code(err->status);
-}
-
 /* The target: the flags, else what the folder recorded. */
 static int resolve_target(const as_args *a, const aas_plan *plan, aas_target *t) {
     const char *ep = a->endpoint, *ic = a->component;
@@ -122,7 +117,7 @@ static int resolve_target(const as_args *a, const aas_plan *plan, aas_target *t)
     }
     smfw_error err;
     smfw_error_clear(&err);
-    if (aas_target_set(t, ep, a->variant, ic, &err) != SMFW_OK) return fail(&err);
+    if (aas_target_set(t, ep, a->variant, ic, &err) != SMFW_OK) return aws_command_fail(&err);
     return 0;
 }
 
@@ -147,7 +142,8 @@ static int plan_for(const smfw_command_context *ctx, const as_args *a, const cha
     aas_plan p;
     smfw_error err;
     smfw_error_clear(&err);
-    if (aas_plan_from_dir(dir, a->headroom, a->instances, &p, &err) != SMFW_OK) return fail(&err);
+    if (aas_plan_from_dir(dir, a->headroom, a->instances, &p, &err) != SMFW_OK)
+        return aws_command_fail(&err);
     int rc = resolve_target(a, &p, t);
     if (rc) return rc;
     if (ctx->verbosity >= 0) explain(a, &p, t, dir);
@@ -161,8 +157,8 @@ static int client_region(const smfw_command_context *ctx, smfw_aws_client **clie
     smfw_aws_options_from_config(ctx->config, &o);
     smfw_error err;
     smfw_error_clear(&err);
-    if (smfw_aws_client_new(&o, client, &err) != SMFW_OK) return fail(&err);
-    if (smfw_aws_client_region(*client, region, &err) != SMFW_OK) return fail(&err);
+    if (smfw_aws_client_new(&o, client, &err) != SMFW_OK) return aws_command_fail(&err);
+    if (smfw_aws_client_region(*client, region, &err) != SMFW_OK) return aws_command_fail(&err);
     return 0;
 }
 
@@ -172,7 +168,8 @@ static int require_target(smfw_aws_client *c, const aas_target *t, const char *r
     smfw_error err;
     smfw_error_clear(&err);
     int found = 0;
-    if (aas_describe_target(c, t, &found, lo, hi, NULL, &err) != SMFW_OK) return fail(&err);
+    if (aas_describe_target(c, t, &found, lo, hi, NULL, &err) != SMFW_OK)
+        return aws_command_fail(&err);
     if (!found) {
         smfw_log(SMFW_LOG_ERROR, NULL,
                  "%s (%s) is not a scalable target in %s: register it first (aws "
@@ -200,7 +197,7 @@ static int cmd_apply(const smfw_command_context *ctx, const as_args *a, const ch
     if (aas_journal_path(a->journal, region, &t, kind, path, sizeof path, &err) != SMFW_OK ||
         aas_describe_policy(c, &t, a->policy, &prev, &err) != SMFW_OK ||
         aas_journal_read(path, &journal, &err) != SMFW_OK) {
-        rc = fail(&err);
+        rc = aws_command_fail(&err);
         goto done;
     }
     json_t *before = prev ? aas_policy_request_from_described(prev) : NULL;
@@ -220,12 +217,12 @@ static int cmd_apply(const smfw_command_context *ctx, const as_args *a, const ch
                         json_integer((json_int_t)(smfw_now_wall_ns() / 1000000000LL)));
     if (aas_journal_write(path, entry, &err) != SMFW_OK) {
         json_decref(before);
-        rc = fail(&err);
+        rc = aws_command_fail(&err);
         goto done;
     }
     if (aas_call(c, "PutScalingPolicy", req, NULL, &err) != SMFW_OK) {
         json_decref(before);
-        rc = fail(&err);
+        rc = aws_command_fail(&err);
         /* Nothing changed: the journal would only make rollback restore what is there. */
         if (!journal) unlink(path);
         goto done;
@@ -262,7 +259,7 @@ static int cmd_rollback(const smfw_command_context *ctx, const as_args *a) {
     snprintf(kind, sizeof kind, "policy-%s", a->policy);
     if (aas_journal_path(a->journal, region, &t, kind, path, sizeof path, &err) != SMFW_OK ||
         aas_journal_read(path, &journal, &err) != SMFW_OK) {
-        rc = fail(&err);
+        rc = aws_command_fail(&err);
         goto done;
     }
     if (!journal) {
@@ -274,7 +271,7 @@ static int cmd_rollback(const smfw_command_context *ctx, const as_args *a) {
         goto done;
     }
     if (aas_describe_policy(c, &t, a->policy, &cur, &err) != SMFW_OK) {
-        rc = fail(&err);
+        rc = aws_command_fail(&err);
         goto done;
     }
     now = cur ? aas_policy_request_from_described(cur) : NULL;
@@ -282,7 +279,7 @@ static int cmd_rollback(const smfw_command_context *ctx, const as_args *a) {
     if (json_is_object(prev)) {
         restore = aas_policy_request_from_described(prev);
         if (aas_call(c, "PutScalingPolicy", restore, NULL, &err) != SMFW_OK) {
-            rc = fail(&err);
+            rc = aws_command_fail(&err);
             goto done;
         }
         fprintf(ctx->out, "restored policy %s on %s (%s) in %s:\n", a->policy, t.resource_id,
@@ -290,7 +287,7 @@ static int cmd_rollback(const smfw_command_context *ctx, const as_args *a) {
         if (aas_print_changes(ctx->out, now, restore) == 0) fprintf(ctx->out, "  (no change)\n");
     } else if (cur) {
         if (aas_delete_policy(c, &t, a->policy, &err) != SMFW_OK) {
-            rc = fail(&err);
+            rc = aws_command_fail(&err);
             goto done;
         }
         fprintf(ctx->out, "deleted policy %s on %s (%s) in %s: there was none before apply\n",
@@ -358,7 +355,7 @@ static int cmd_capacity(const smfw_command_context *ctx, const as_args *a, const
     if (rc) goto done;
     if (aas_journal_path(a->journal, region, &t, "pin", path, sizeof path, &err) != SMFW_OK ||
         aas_journal_read(path, &j, &err) != SMFW_OK) {
-        rc = fail(&err);
+        rc = aws_command_fail(&err);
         goto done;
     }
     int is_pin = strcmp(action, "pin") == 0;
@@ -376,7 +373,7 @@ static int cmd_capacity(const smfw_command_context *ctx, const as_args *a, const
             goto done;
         }
         if (aas_unpin(c, &t, path, &r, &err) != SMFW_OK) {
-            rc = fail(&err);
+            rc = aws_command_fail(&err);
             goto done;
         }
         describe_change(change, sizeof change, &r);
@@ -391,7 +388,7 @@ static int cmd_capacity(const smfw_command_context *ctx, const as_args *a, const
     }
     if (is_pin) {
         if (aas_pin(c, &t, region, path, a->suspend, &r, &err) != SMFW_OK) {
-            rc = fail(&err);
+            rc = aws_command_fail(&err);
             goto done;
         }
         if (out) {
@@ -401,7 +398,7 @@ static int cmd_capacity(const smfw_command_context *ctx, const as_args *a, const
         }
     } else if (strcmp(action, "unpin") == 0) {
         if (aas_unpin(c, &t, path, &r, &err) != SMFW_OK) {
-            rc = fail(&err);
+            rc = aws_command_fail(&err);
             goto done;
         }
         if (!r.restored)

@@ -226,8 +226,7 @@ static int cloudwatch_main(const smfw_command_context *ctx, int argc, char **arg
     rc = 0;
     goto done;
 fail:
-    smfw_log(SMFW_LOG_ERROR, NULL, "%s", err.message);
-    rc = smfw_status_exit_code(err.status);
+    rc = aws_command_fail(&err);
 done:
     smfw_cw_report_free(rep);
     smfw_aws_client_free(client);

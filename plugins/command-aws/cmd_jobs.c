@@ -288,8 +288,7 @@ static int cmd_list(const smfw_command_context *ctx, const jobs_args *a, smfw_aw
     more |= l.left;
     int rc = 0;
     if (st != SMFW_OK) {
-        smfw_log(SMFW_LOG_ERROR, NULL, "%s", err.message);
-        rc = smfw_status_exit_code(st);
+        rc = aws_command_fail(&err);
     } else if (a->json) {
         json_t *doc = json_pack("{s:O}", a->kind->list_key, l.items);
         json_object_set_new(doc, "Truncated", json_boolean(more));
@@ -355,9 +354,8 @@ static int cmd_one(const smfw_command_context *ctx, const jobs_args *a, smfw_aws
                          : smfw_error_set(&err, SMFW_ERR_NOMEM, "out of memory");
     json_decref(req);
     if (st != SMFW_OK) {
-        smfw_log(SMFW_LOG_ERROR, NULL, "%s", err.message);
         json_decref(resp);
-        return smfw_status_exit_code(st);
+        return aws_command_fail(&err);
     }
     if (a->json) {
         char *text = json_dumps(resp, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -417,10 +415,7 @@ static int jobs_main(const smfw_command_context *ctx, int argc, char **argv) {
     smfw_aws_options_from_config(ctx->config, &o);
     smfw_aws_client *c = NULL;
     smfw_error err;
-    if (smfw_aws_client_new(&o, &c, &err) != SMFW_OK) {
-        smfw_log(SMFW_LOG_ERROR, NULL, "%s", err.message);
-        return smfw_status_exit_code(err.status);
-    }
+    if (smfw_aws_client_new(&o, &c, &err) != SMFW_OK) return aws_command_fail(&err);
     int rc = listing_cmd ? cmd_list(ctx, &a, c) : cmd_one(ctx, &a, c, action, name);
     smfw_aws_client_free(c);
     return rc;
