@@ -4,7 +4,8 @@
  *
  * One file per concept: workload_spec.c (the WorkloadSpec and its parameter
  * rules), names.c (job and config names), staging.c (the dataset channel),
- * plan.c (request bodies and the dry-run plan), preflight.c (checks before
+ * plan.c (request bodies and the dry-run plan), resolve.c (region, account,
+ * bucket, role, output location), preflight.c (checks before
  * anything billable), job.c (create, poll, stop/detach), bundle.c (fetch,
  * safe extraction), levels.c (the bundle's runs into the run folder, one
  * folder, report and verdict per concurrency level), managed_backend.c
@@ -48,6 +49,9 @@ void managed_name_make(const char *prefix, const char *target, long long now, un
 
 /** True when name matches AIEntityName. */
 int managed_name_valid(const char *name);
+
+/** A random number for managed_name_make() (urandom, mixed with the pid and the clock). */
+unsigned managed_name_random(void);
 
 /* ---- staging -------------------------------------------------------------- */
 
@@ -94,6 +98,21 @@ typedef struct managed_plan {
     /* what could not be resolved (dry run without credentials) */
     char unresolved[4096]; /**< "what: why" lines */
 } managed_plan;
+
+struct managed_preflight_opts;
+
+/**
+ * Resolve the plan's region (refused unless offered per `po`, before any AWS call), account,
+ * bucket (bucket_cfg, else the default sagemaker-<region>-<account>) and execution role
+ * (role_cfg, else detected). A dry run notes what it cannot resolve in plan->unresolved and
+ * goes on with placeholders; a real one fails on the first.
+ */
+smfw_status managed_plan_resolve(smfw_aws_client *c, const char *bucket_cfg, const char *role_cfg,
+                                 const struct managed_preflight_opts *po, int dry_run,
+                                 managed_plan *plan, smfw_error *err);
+
+/** plan->output_uri = s3://<bucket>/<output_prefix>/<name>/ (the prefix may be empty). */
+void managed_plan_output_uri(managed_plan *plan, const char *output_prefix, const char *name);
 
 /** CreateAIWorkloadConfig request body (new reference). */
 json_t *managed_plan_workload_request(const managed_plan *p);

@@ -185,26 +185,6 @@ static smfw_status managed_control(void *ctx, int op, void *arg) {
     return SMFW_ERR_UNSUPPORTED;
 }
 
-static void note(managed_plan *p, const char *what, const smfw_error *e) {
-    size_t o = strlen(p->unresolved);
-    snprintf(p->unresolved + o, sizeof p->unresolved - o, "%s: %s\n", what, e->message);
-}
-
-static void note_text(managed_plan *p, const char *what, const char *why) {
-    size_t o = strlen(p->unresolved);
-    snprintf(p->unresolved + o, sizeof p->unresolved - o, "%s: %s\n", what, why);
-}
-
-static unsigned random_suffix(void) {
-    unsigned v = 0;
-    FILE *fp = fopen("/dev/urandom", "rb");
-    if (fp) {
-        if (fread(&v, sizeof v, 1, fp) != 1) v = 0;
-        fclose(fp);
-    }
-    return v ^ (unsigned)getpid() ^ (unsigned)smfw_now_mono_ns();
-}
-
 static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err) {
     managed_ctx *mc = ctx;
     const smfw_config *cfg = run->config;
@@ -229,31 +209,15 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
                             "the managed backend needs an endpoint (--endpoint NAME)");
         goto done;
     }
-    smfw_error e;
-    const char *region = NULL;
-    if (smfw_aws_client_region(client, &region, &e) == SMFW_OK)
-        snprintf(plan.region, sizeof plan.region, "%s", region);
-    else if (run->dry_run)
-        note(&plan, "region", &e);
-    else {
-        *err = e;
-        st = e.status;
-        goto done;
-    }
-    /* A region without the capability fails before any AWS call. */
+    /* Region (refused before any AWS call where the capability is not offered), account,
+     * bucket and role. */
     managed_preflight_opts po;
     po.n_regions = mo->n_benchmark_regions;
     po.regions = (const char *const *)mo->benchmark_regions;
-    if (!run->dry_run && po.n_regions &&
-        !managed_region_offered(plan.region, po.regions, po.n_regions)) {
-        st = smfw_error_set(err, SMFW_ERR_CONFIG,
-                            "region %s is not one where SageMaker's benchmark capability is "
-                            "offered (backend.managed.regions; add it there if AWS now offers it)",
-                            plan.region);
-        goto done;
-    }
+    st = managed_plan_resolve(client, mo->bucket, mo->role_arn, &po, run->dry_run, &plan, err);
+    if (st != SMFW_OK) goto done;
     long long now = (long long)time(NULL);
-    unsigned rnd = random_suffix();
+    unsigned rnd = managed_name_random();
     const char *fixed = mo->job_name;
     if (fixed)
         snprintf(plan.job_name, sizeof plan.job_name, "%s", fixed);
@@ -261,66 +225,7 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
         managed_name_make("smfw", plan.endpoint, now, rnd, plan.job_name, sizeof plan.job_name);
     managed_name_make("smfw-wl", plan.endpoint, now, rnd, plan.config_name,
                       sizeof plan.config_name);
-
-    /* Account, bucket, role: configured values need no AWS access. */
-    const char *bucket_cfg = mo->bucket;
-    const char *role_cfg = mo->role_arn;
-    if (!bucket_cfg || !role_cfg || !run->dry_run) {
-        if (!plan.region[0])
-            note_text(&plan, "account", "needs the region");
-        else if (smfw_aws_default_account(client, plan.account, &e) != SMFW_OK) {
-            plan.account[0] = '\0';
-            if (run->dry_run)
-                note(&plan, "account", &e);
-            else {
-                *err = e;
-                st = e.status;
-                goto done;
-            }
-        }
-    } else
-        note_text(&plan, "account", "not looked up: the bucket and the role are configured");
-    if (bucket_cfg)
-        snprintf(plan.bucket, sizeof plan.bucket, "%s", bucket_cfg);
-    else if (plan.region[0] && plan.account[0] &&
-             smfw_aws_default_bucket(client, NULL, plan.bucket, sizeof plan.bucket, &e) !=
-                 SMFW_OK) {
-        if (!run->dry_run) {
-            *err = e;
-            st = e.status;
-            goto done;
-        }
-        note(&plan, "bucket", &e);
-    }
-    if (!bucket_cfg) plan.bucket_is_default = 1;
-    if (!plan.bucket[0]) {
-        snprintf(plan.bucket, sizeof plan.bucket, "sagemaker-%s-%s",
-                 plan.region[0] ? plan.region : "<region>",
-                 plan.account[0] ? plan.account : "<account>");
-        note_text(&plan, "bucket",
-                  "shown as sagemaker-<region>-<account>; or pass --bucket / set SAGEMAKER_BUCKET");
-    }
-    if (role_cfg)
-        snprintf(plan.role_arn, sizeof plan.role_arn, "%s", role_cfg);
-    else if (!plan.account[0])
-        note_text(&plan, "execution role",
-                  "needs the account; or pass --role-arn / set SAGEMAKER_ROLE_ARN");
-    else if (smfw_aws_default_execution_role(client, NULL, plan.role_arn, sizeof plan.role_arn,
-                                             &e) != SMFW_OK) {
-        plan.role_arn[0] = '\0';
-        if (!run->dry_run) {
-            *err = e;
-            st = e.status;
-            goto done;
-        }
-        note(&plan, "execution role", &e);
-    }
-    char prefix[512];
-    snprintf(prefix, sizeof prefix, "%s", mo->output_prefix ? mo->output_prefix : "");
-    size_t pl = strlen(prefix);
-    while (pl && prefix[pl - 1] == '/') prefix[--pl] = '\0';
-    snprintf(plan.output_uri, sizeof plan.output_uri, "s3://%s/%s%s%s/", plan.bucket, prefix,
-             pl ? "/" : "", plan.job_name);
+    managed_plan_output_uri(&plan, mo->output_prefix, plan.job_name);
 
     /* The dataset channel. */
     const char *dir = run->output_dir;

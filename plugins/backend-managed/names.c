@@ -3,6 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <smfw/clock.h>
 
 #include "managed.h"
 
@@ -43,4 +46,14 @@ void managed_name_make(const char *prefix, const char *target, long long now, un
         snprintf(out, size, "%s-%s-%s", prefix, clean, suffix);
     else
         snprintf(out, size, "%s-%s", prefix, suffix);
+}
+
+unsigned managed_name_random(void) {
+    unsigned v = 0;
+    FILE *fp = fopen("/dev/urandom", "rb");
+    if (fp) {
+        if (fread(&v, sizeof v, 1, fp) != 1) v = 0;
+        fclose(fp);
+    }
+    return v ^ (unsigned)getpid() ^ (unsigned)smfw_now_mono_ns();
 }
