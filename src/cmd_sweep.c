@@ -36,8 +36,10 @@ typedef struct sweep_args {
     long initial_warmup;
     int cloudwatch;
     double cloudwatch_wait_s;
-    int pin;     /* --pin-capacity */
-    int suspend; /* --suspend-scaling */
+    int pin;            /* --pin-capacity */
+    int suspend;        /* --suspend-scaling */
+    int price_optional; /* a type the price table lacks is shown without a cost (a plugin's
+                           sweeps, measured already), not refused */
     int bad;
 } sweep_args;
 
@@ -193,38 +195,50 @@ static int sweep_option(void *user, const char *name, const char *value) {
 }
 
 /* Price from --price-per-hour, else --instance-type in the table (--prices or bundled). */
-static int resolve_price(const sweep_args *a, const smfw_config *cfg, const char *instance_type,
-                         double *usd, char *source, size_t source_size) {
+/* The instance's price: --price-per-hour, else the price table's entry for the type in the
+ * configured region (none without a type). A type the table lacks is an error. */
+static smfw_status lookup_price(const sweep_args *a, const smfw_config *cfg,
+                                const char *instance_type, double *usd, char *source,
+                                size_t source_size, smfw_error *err) {
     *usd = 0;
     source[0] = '\0';
     if (a->price_per_hour > 0) {
         *usd = a->price_per_hour;
         snprintf(source, source_size, "--price-per-hour");
-        return 0;
+        return SMFW_OK;
     }
-    if (!instance_type) return 0;
+    if (!instance_type) return SMFW_OK;
     char path[4096];
     if (a->prices_file)
         snprintf(path, sizeof path, "%s", a->prices_file);
     else
         smfw_price_table_default_path(path, sizeof path);
     smfw_price_table *t = NULL;
-    smfw_error err;
-    if (smfw_price_table_load(path, &t, &err) != SMFW_OK) {
-        smfw_log(SMFW_LOG_ERROR, NULL, "%s", err.message);
-        return -1;
-    }
+    smfw_status st = smfw_price_table_load(path, &t, err);
+    if (st != SMFW_OK) return st;
     const char *region = smfw_settings_get(smfw_config_section(cfg, "aws"), "region");
     if (!region) region = getenv("AWS_REGION");
     if (!region) region = getenv("AWS_DEFAULT_REGION");
-    if (smfw_price_table_lookup(t, instance_type, region, usd, &err) != SMFW_OK) {
+    st = smfw_price_table_lookup(t, instance_type, region, usd, err);
+    if (st == SMFW_OK)
+        snprintf(source, source_size, "%s, list price as of %s", path,
+                 smfw_price_table_as_of(t) ? smfw_price_table_as_of(t) : "an unstated date");
+    smfw_price_table_free(t);
+    return st;
+}
+
+static int resolve_price(const sweep_args *a, const smfw_config *cfg, const char *instance_type,
+                         double *usd, char *source, size_t source_size) {
+    smfw_error err;
+    if (lookup_price(a, cfg, instance_type, usd, source, source_size, &err) == SMFW_OK) return 0;
+    if (!a->price_optional) {
         smfw_log(SMFW_LOG_ERROR, NULL, "%s", err.message);
-        smfw_price_table_free(t);
         return -1;
     }
-    snprintf(source, source_size, "%s, list price as of %s", path,
-             smfw_price_table_as_of(t) ? smfw_price_table_as_of(t) : "an unstated date");
-    smfw_price_table_free(t);
+    SMFW_LOG_WARN("sweep",
+                  "%s: shown without a cost per 1M output tokens (smfw sweep --from DIR "
+                  "--price-per-hour USD adds one)",
+                  err.message);
     return 0;
 }
 
@@ -395,6 +409,41 @@ static int compare_instances(const sweep_args *a, const smfw_config *cfg) {
     }
     for (size_t i = 0; i < a->n_compare; i++) smfw_run_set_free(rows[i].s);
     free(rows);
+    return rc;
+}
+
+/* ---- for a command plugin (command_services.c) ---------------------------------------- */
+
+/* The options' defaults and the [run] goodput SLOs, as `smfw sweep` starts from; a type
+ * without a price is shown without a cost. */
+static int default_args(sweep_args *a, const smfw_config *cfg) {
+    memset(a, 0, sizeof *a);
+    a->initial_warmup = 4;
+    a->price_optional = 1; /* the levels were measured already */
+    return read_goodput(a, cfg);
+}
+
+int smfw_sweep_present(const smfw_cli *cli, smfw_run_set *s, const char *instance_type, int quiet) {
+    sweep_args a;
+    int rc = default_args(&a, cli->cfg);
+    if (rc == 0 && instance_type) {
+        free(s->instance_type);
+        s->instance_type = strdup(instance_type);
+        char src[512];
+        rc = resolve_price(&a, cli->cfg, instance_type, &s->usd_per_hour, src, sizeof src);
+    }
+    if (rc == 0) rc = analyse_and_report(cli, &a, s, s->dir, quiet);
+    free(a.goodput);
+    return rc;
+}
+
+int smfw_sweep_compare(const smfw_cli *cli, const char *const *specs, size_t n) {
+    sweep_args a;
+    int rc = default_args(&a, cli->cfg);
+    a.compare = (char **)specs; /* read only */
+    a.n_compare = n;
+    if (rc == 0) rc = compare_instances(&a, cli->cfg);
+    free(a.goodput);
     return rc;
 }
 

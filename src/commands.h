@@ -111,6 +111,24 @@ int smfw_plugin_command_main(int argc, char **argv);
 int smfw_cli_run_command(const smfw_cli *cli, const char *name, const smfw_command_value *values,
                          size_t n_values, int verbosity);
 
+/**
+ * `smfw sweep`'s presentation of a run set whose levels are in their folders (reports
+ * written): the price of instance_type (when given; a type the price table lacks is a
+ * warning), the analysis, sweep.* in the set's folder, sweep.md on stdout unless quiet.
+ * Returns an exit code (cmd_sweep.c).
+ */
+int smfw_sweep_present(const smfw_cli *cli, smfw_run_set *set, const char *instance_type,
+                       int quiet);
+
+/** `smfw sweep --compare-instance` over specs "DIR[=TYPE]" (cmd_sweep.c). Returns an exit code. */
+int smfw_sweep_compare(const smfw_cli *cli, const char *const *specs, size_t n);
+
+/**
+ * The services a plugin command gets (smfw/command.h), bound to cli while its main runs:
+ * the program runs one command at a time (command_services.c).
+ */
+const smfw_command_services *smfw_command_services_bind(const smfw_cli *cli);
+
 /** The "Plugin commands:" part of `smfw help` (nothing when there are none). */
 void smfw_plugin_commands_list(FILE *out, int argc, char **argv);
 

@@ -2,7 +2,8 @@
  * plugin_commands.c - `smfw NAME ...` for a command a plugin provides
  * (smfw/command.h): the program parses the line from the command's declared
  * options with the same parser as the built-in commands, answers --help from
- * its descriptor, and calls its main with a context.
+ * its descriptor, and calls its main with a context (and the program's
+ * services, command_services.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,13 +52,14 @@ static smfw_cli_option *parser_options(const smfw_command_def *def, size_t *n) {
     return o;
 }
 
-static int call_main(const smfw_command_def *def, const smfw_config *cfg,
+static int call_main(const smfw_command_def *def, const smfw_cli *cli,
                      const smfw_command_value *values, size_t n_values, int verbosity,
                      char **positional, int n_positional) {
     smfw_command_context ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.size = sizeof ctx;
-    ctx.config = cfg;
+    ctx.config = cli->cfg;
+    ctx.services = smfw_command_services_bind(cli);
     ctx.values = values;
     ctx.n_values = n_values;
     ctx.verbosity = verbosity;
@@ -111,7 +113,7 @@ int smfw_plugin_command_main(int argc, char **argv) {
     }
     rc = smfw_cli_parse(&cmd, argc, argv, opts, n_opts, collect_value, &vs, &cli);
     if (rc < 0)
-        rc = call_main(def, cli.cfg, vs.v, vs.n, cli.verbosity, cli.positional, cli.n_positional);
+        rc = call_main(def, &cli, vs.v, vs.n, cli.verbosity, cli.positional, cli.n_positional);
 done:
     free(vs.v);
     free(usage);
@@ -124,7 +126,7 @@ int smfw_cli_run_command(const smfw_cli *cli, const char *name, const smfw_comma
                          size_t n_values, int verbosity) {
     const smfw_command_def *def = smfw_registry_find_command(cli->reg, name, NULL);
     if (!def) return -1;
-    return call_main(def, cli->cfg, values, n_values, verbosity, NULL, 0);
+    return call_main(def, cli, values, n_values, verbosity, NULL, 0);
 }
 
 void smfw_plugin_commands_list(FILE *out, int argc, char **argv) {

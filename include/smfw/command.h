@@ -33,6 +33,8 @@
 #include <stdio.h>
 
 #include <smfw/config.h>
+#include <smfw/dataset.h>
+#include <smfw/run_set.h>
 #include <smfw/smfw.h>
 
 #ifdef __cplusplus
@@ -77,7 +79,44 @@ typedef struct smfw_command_context {
     size_t n_values;
     int verbosity; /**< count of -v minus count of -q (below 0: print only what was asked) */
     FILE *out;     /**< where the command's output goes (stdout); log lines go to smfw/log.h */
+    /* 1.1 ends here; members below were appended (size-prefixed, no ABI bump). */
+    /**
+     * What the program does for a command that a plugin cannot do
+     * with the SDK alone (the program's API is not the plugins'). Check
+     * ctx->size covers it and services->size covers the slot used.
+     */
+    const struct smfw_command_services *services;
 } smfw_command_context;
+
+/**
+ * The program's services to command plugins (appended to ABI 2.0). Each works with the
+ * registry and configuration of the command being run.
+ */
+typedef struct smfw_command_services {
+    uint32_t size; /**< sizeof(smfw_command_services) of the program */
+    /**
+     * Load the configured dataset's prompts as `smfw run` does (the plugin
+     * named by [smfw] dataset, the [dataset] settings, every bad record
+     * reported first). Free *out with smfw_prompt_set_free().
+     */
+    smfw_status (*load_prompts)(const smfw_command_context *ctx, smfw_prompt_set **out,
+                                smfw_error *err);
+    /**
+     * Present a run set as `smfw sweep` presents its levels: the configured
+     * reporters in each level's folder, then the price of `instance_type`
+     * (the price table; none when it has no entry), the analysis (knee,
+     * cost, autoscaling target), sweep.{json,md,csv,html} in the set's folder
+     * and sweep.md on stdout (unless ctx->verbosity < 0). Returns an exit code.
+     */
+    int (*report_sweep)(const smfw_command_context *ctx, smfw_run_set *set,
+                        const char *instance_type);
+    /**
+     * Set saved sweeps side by side, cheapest operating point first, as
+     * `smfw sweep --compare-instance DIR=TYPE ...` does; each spec is a
+     * folder, "=TYPE" naming its instance type. Returns an exit code.
+     */
+    int (*compare_sweeps)(const smfw_command_context *ctx, const char *const *specs, size_t n);
+} smfw_command_services;
 
 /**
  * The value of the command's option `name` (the last one when given more

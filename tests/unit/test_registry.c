@@ -238,7 +238,7 @@ START_TEST(command_runs_with_its_context) {
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    smfw_command_context ctx = {sizeof ctx, cfg, v, 4, 0, out};
+    smfw_command_context ctx = {sizeof ctx, cfg, v, 4, 0, out, NULL};
     ck_assert_ptr_null(smfw_command_get(&ctx, "nope"));
     ck_assert_str_eq(smfw_command_get(&ctx, "shout"), "");
     char *argv[] = {"greet", "a", "b", NULL};
