@@ -111,6 +111,13 @@ smfw_status managed_plan_resolve(smfw_aws_client *c, const char *bucket_cfg, con
                                  const struct managed_preflight_opts *po, int dry_run,
                                  managed_plan *plan, smfw_error *err);
 
+/**
+ * "COMMAND NAME" plus the --region, --endpoint-url and --profile this configuration used,
+ * so that the command finds the job again from another shell ("smfw results --job").
+ */
+void managed_come_back_command(const smfw_config *cfg, const char *command, const char *name,
+                               const char *region, char *out, size_t size);
+
 /** plan->output_uri = s3://<bucket>/<output_prefix>/<name>/ (the prefix may be empty). */
 void managed_plan_output_uri(managed_plan *plan, const char *output_prefix, const char *name);
 
@@ -118,6 +125,8 @@ void managed_plan_output_uri(managed_plan *plan, const char *output_prefix, cons
 json_t *managed_plan_workload_request(const managed_plan *p);
 /** CreateAIBenchmarkJob request body (new reference). */
 json_t *managed_plan_job_request(const managed_plan *p);
+/** Print a request body as the plan shows it (indented two, four spaces in). */
+void managed_plan_print_json(FILE *out, json_t *v);
 /** Print the dry-run plan: resolved values, the spec and the exact request bodies. */
 void managed_plan_print(const managed_plan *p, FILE *out);
 
@@ -131,6 +140,12 @@ typedef struct managed_preflight_opts {
 /** Every check before anything billable; each failure is one sentence. Warnings are logged. */
 smfw_status managed_preflight(smfw_aws_client *c, const managed_plan *p,
                               const managed_preflight_opts *o, smfw_error *err);
+
+/**
+ * The checks that need no endpoint (also `smfw recommend`'s): the execution role exists and
+ * trusts SageMaker, the bucket exists (the default one is created when missing).
+ */
+smfw_status managed_preflight_storage(smfw_aws_client *c, const managed_plan *p, smfw_error *err);
 
 /**
  * Does this trust policy (JSON text, URL-encoded or not) let

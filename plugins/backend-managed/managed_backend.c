@@ -104,22 +104,6 @@ typedef struct managed_ctx {
     managed_options opt;
 } managed_ctx;
 
-/* "smfw results --job NAME" plus the --region, --endpoint-url and --profile of this run, so
- * the command works from another shell. */
-static void come_back_command(const smfw_config *cfg, const char *job, const char *region,
-                              char *out, size_t size) {
-    const smfw_settings *aws = smfw_config_section(cfg, "aws");
-    const char *profile = smfw_settings_get(aws, "profile");
-    const char *url = smfw_settings_get(aws, "endpoint_url");
-    int n = snprintf(out, size, "smfw results --job %s", job);
-    if (region && *region && n >= 0 && (size_t)n < size)
-        n += snprintf(out + n, size - (size_t)n, " --region %s", region);
-    if (url && *url && n >= 0 && (size_t)n < size)
-        n += snprintf(out + n, size - (size_t)n, " --endpoint-url %s", url);
-    if (profile && *profile && n >= 0 && (size_t)n < size)
-        snprintf(out + n, size - (size_t)n, " --profile %s", profile);
-}
-
 static void managed_destroy(void *ctx) {
     managed_ctx *c = ctx;
     if (!c) return;
@@ -272,7 +256,8 @@ static smfw_status managed_run(void *ctx, smfw_run_context *run, smfw_error *err
     st = managed_job_launch(client, &plan, err);
     if (st != SMFW_OK) goto done;
     char again[1400]; /* the command that finds the job again: the AWS options this run used */
-    come_back_command(cfg, plan.job_name, plan.region, again, sizeof again);
+    managed_come_back_command(cfg, "smfw results --job", plan.job_name, plan.region, again,
+                              sizeof again);
     if (!mo->wait) {
         fprintf(stdout, "Benchmark job %s launched; see its results later with:\n  %s\n",
                 plan.job_name, again);

@@ -34,7 +34,7 @@ json_t *managed_plan_job_request(const managed_plan *p) {
                      p->role_arn[0] ? p->role_arn : "<execution role ARN>");
 }
 
-static void print_json(FILE *out, json_t *v) {
+void managed_plan_print_json(FILE *out, json_t *v) {
     char *text = json_dumps(v, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     if (text) {
         for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
@@ -75,13 +75,13 @@ void managed_plan_print(const managed_plan *p, FILE *out) {
         }
     }
     fprintf(out, "\n  WorkloadSpec:\n");
-    print_json(out, p->spec);
+    managed_plan_print_json(out, p->spec);
     json_t *w = managed_plan_workload_request(p);
     json_t *j = managed_plan_job_request(p);
     fprintf(out, "\n  POST / X-Amz-Target: SageMaker.CreateAIWorkloadConfig\n");
-    print_json(out, w);
+    managed_plan_print_json(out, w);
     fprintf(out, "\n  POST / X-Amz-Target: SageMaker.CreateAIBenchmarkJob\n");
-    print_json(out, j);
+    managed_plan_print_json(out, j);
     fprintf(out, "\n  Then: poll SageMaker.DescribeAIBenchmarkJob, download output.tar.gz from "
                  "the output location and report.\n");
     json_decref(w);

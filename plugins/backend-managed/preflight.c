@@ -221,6 +221,25 @@ static void check_autoscaling(smfw_aws_client *c, const managed_plan *p, json_t 
     json_decref(root);
 }
 
+smfw_status managed_preflight_storage(smfw_aws_client *c, const managed_plan *p, smfw_error *err) {
+    smfw_status st = check_role(c, p, err);
+    if (st != SMFW_OK) return st;
+    st = smfw_aws_s3_head_bucket(c, p->bucket, p->bucket_is_default ? p->account : NULL, err);
+    if (st == SMFW_ERR_NOT_FOUND && p->bucket_is_default) {
+        /* As the SageMaker SDK does for its default bucket. */
+        SMFW_LOG_INFO("managed", "creating the default bucket %s", p->bucket);
+        st = smfw_aws_s3_create_bucket(c, p->bucket, err);
+        if (st != SMFW_OK) st = smfw_error_prefix(err, "cannot create bucket %s", p->bucket);
+    } else if (st == SMFW_ERR_NOT_FOUND)
+        st = smfw_error_set(err, SMFW_ERR_CONFIG,
+                            "output bucket %s does not exist (set backend.managed.bucket or "
+                            "SAGEMAKER_BUCKET)",
+                            p->bucket);
+    else if (st != SMFW_OK)
+        st = smfw_error_prefix(err, "output bucket %s cannot be used", p->bucket);
+    return st;
+}
+
 smfw_status managed_preflight(smfw_aws_client *c, const managed_plan *p,
                               const managed_preflight_opts *o, smfw_error *err) {
     if (o->n_regions && !managed_region_offered(p->region, o->regions, o->n_regions))
@@ -234,22 +253,7 @@ smfw_status managed_preflight(smfw_aws_client *c, const managed_plan *p,
                               "no endpoint to benchmark (--endpoint NAME or run.endpoint)");
     json_t *desc = NULL;
     smfw_status st = check_endpoint(c, p, &desc, err);
-    if (st == SMFW_OK) st = check_role(c, p, err);
-    if (st == SMFW_OK) {
-        st = smfw_aws_s3_head_bucket(c, p->bucket, p->bucket_is_default ? p->account : NULL, err);
-        if (st == SMFW_ERR_NOT_FOUND && p->bucket_is_default) {
-            /* As the SageMaker SDK does for its default bucket. */
-            SMFW_LOG_INFO("managed", "creating the default bucket %s", p->bucket);
-            st = smfw_aws_s3_create_bucket(c, p->bucket, err);
-            if (st != SMFW_OK) st = smfw_error_prefix(err, "cannot create bucket %s", p->bucket);
-        } else if (st == SMFW_ERR_NOT_FOUND)
-            st = smfw_error_set(err, SMFW_ERR_CONFIG,
-                                "output bucket %s does not exist (set backend.managed.bucket or "
-                                "SAGEMAKER_BUCKET)",
-                                p->bucket);
-        else if (st != SMFW_OK)
-            st = smfw_error_prefix(err, "output bucket %s cannot be used", p->bucket);
-    }
+    if (st == SMFW_OK) st = managed_preflight_storage(c, p, err);
     if (st == SMFW_OK) check_autoscaling(c, p, desc);
     json_decref(desc);
     return st;

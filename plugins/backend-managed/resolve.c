@@ -3,7 +3,8 @@
  * benchmark capability is offered there), the account, the bucket, the
  * execution role and the job's output location. Shared by the backend and
  * `smfw recommend`, which launch into the same places. A dry run writes down
- * what it could not resolve (plan->unresolved) and shows placeholders.
+ * what it could not resolve (plan->unresolved) and shows placeholders. Also
+ * the command that finds a launched job again from another shell.
  */
 #include <stdio.h>
 #include <string.h>
@@ -99,4 +100,18 @@ void managed_plan_output_uri(managed_plan *plan, const char *output_prefix, cons
     while (pl && prefix[pl - 1] == '/') prefix[--pl] = '\0';
     snprintf(plan->output_uri, sizeof plan->output_uri, "s3://%s/%s%s%s/", plan->bucket, prefix,
              pl ? "/" : "", name);
+}
+
+void managed_come_back_command(const smfw_config *cfg, const char *command, const char *name,
+                               const char *region, char *out, size_t size) {
+    const smfw_settings *aws = smfw_config_section(cfg, "aws");
+    const char *profile = smfw_settings_get(aws, "profile");
+    const char *url = smfw_settings_get(aws, "endpoint_url");
+    int n = snprintf(out, size, "%s %s", command, name);
+    if (region && *region && n >= 0 && (size_t)n < size)
+        n += snprintf(out + n, size - (size_t)n, " --region %s", region);
+    if (url && *url && n >= 0 && (size_t)n < size)
+        n += snprintf(out + n, size - (size_t)n, " --endpoint-url %s", url);
+    if (profile && *profile && n >= 0 && (size_t)n < size)
+        snprintf(out + n, size - (size_t)n, " --profile %s", profile);
 }
