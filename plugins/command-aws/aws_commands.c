@@ -1,8 +1,7 @@
 /*
  * aws_commands.c - the command plugin aws: the program's commands that talk to
  * AWS services on their own (not as a benchmark backend): cloudwatch,
- * publish, autoscaling, doctor, batch-submit and jobs; recommend joins this
- * table.
+ * publish, autoscaling, doctor, batch-submit, jobs and recommend.
  */
 #include <smfw/log.h>
 #include <smfw/plugin.h>
@@ -20,10 +19,11 @@ static const smfw_command_def *const aws_commands[] = {&aws_command_cloudwatch,
                                                        &aws_command_doctor,
                                                        &aws_command_batch_submit,
                                                        &aws_command_jobs,
+                                                       &aws_command_recommend,
                                                        NULL};
 
 static const smfw_command_ops aws_ops = {sizeof(smfw_command_ops), aws_commands};
 
 SMFW_PLUGIN_DEFINE(smfw_command_aws, SMFW_PLUGIN_COMMAND, "aws", "1.0.0",
-                   "AWS tools: cloudwatch, publish, autoscaling, doctor, batch-submit, jobs", NULL,
+                   "AWS tools: cloudwatch, publish, autoscaling, doctor, batch-submit, jobs, recommend", NULL,
                    &aws_ops)

@@ -18,6 +18,8 @@ extern const smfw_command_def aws_command_publish;
 extern const smfw_command_def aws_command_autoscaling;
 /** `smfw jobs` (cmd_jobs.c). */
 extern const smfw_command_def aws_command_jobs;
+/** `smfw recommend` (cmd_recommend.c). */
+extern const smfw_command_def aws_command_recommend;
 /** `smfw doctor` (cmd_doctor.c). */
 extern const smfw_command_def aws_command_doctor;
 
