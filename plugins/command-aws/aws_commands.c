@@ -13,17 +13,13 @@ int aws_command_fail(const smfw_error *err) {
     return smfw_status_exit_code(err->status);
 }
 
-static const smfw_command_def *const aws_commands[] = {&aws_command_cloudwatch,
-                                                       &aws_command_publish,
-                                                       &aws_command_autoscaling,
-                                                       &aws_command_doctor,
-                                                       &aws_command_batch_submit,
-                                                       &aws_command_jobs,
-                                                       &aws_command_recommend,
-                                                       NULL};
+static const smfw_command_def *const aws_commands[] = {
+    &aws_command_cloudwatch,   &aws_command_publish, &aws_command_autoscaling, &aws_command_doctor,
+    &aws_command_batch_submit, &aws_command_jobs,    &aws_command_recommend,   NULL};
 
 static const smfw_command_ops aws_ops = {sizeof(smfw_command_ops), aws_commands};
 
-SMFW_PLUGIN_DEFINE(smfw_command_aws, SMFW_PLUGIN_COMMAND, "aws", "1.0.0",
-                   "AWS tools: cloudwatch, publish, autoscaling, doctor, batch-submit, jobs, recommend", NULL,
-                   &aws_ops)
+SMFW_PLUGIN_DEFINE(
+    smfw_command_aws, SMFW_PLUGIN_COMMAND, "aws", "1.0.0",
+    "AWS tools: cloudwatch, publish, autoscaling, doctor, batch-submit, jobs, recommend", NULL,
+    &aws_ops)
