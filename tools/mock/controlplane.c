@@ -7,6 +7,7 @@
  * The AIRecommendationJob operations are in controlplane_recs.c.
  */
 #include "controlplane.h"
+#include "instance_types.h"
 #include "workload_params.h"
 
 #include <smfw/backend.h>
@@ -127,6 +128,30 @@ static void op_describe_endpoint(mock_controlplane *cp, mock_request *req, json_
                             "CurrentWeight", 1.0, "DesiredWeight", 1.0, "CurrentInstanceCount", 1,
                             "DesiredInstanceCount", 1, "EndpointStatus", "InService",
                             "CreationTime", cp->started, "LastModifiedTime", cp->started);
+    mock_json_reply(req, CP_JSON, out);
+}
+
+/* Each endpoint's config is named as the endpoint: one variant, AllTraffic, 1 instance of the
+ * mock's default type (docs/mock.md). */
+static void op_describe_endpoint_config(mock_controlplane *cp, mock_request *req, json_t *in) {
+    const char *name = jstr(in, "EndpointConfigName");
+    if (!name || !mock_name_valid(name, 63)) {
+        cp_invalid(req, "endpointConfigName", name,
+                   "Member must satisfy regular expression pattern: "
+                   "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}");
+        return;
+    }
+    char arn[256];
+    cp_arn(cp, "endpoint-config", name, arn, sizeof arn);
+    if (!mock_has_endpoint(&cp->srv->opt, name)) {
+        cp_error(req, "ValidationException", "Could not find endpoint configuration \"%s\".", arn);
+        return;
+    }
+    json_t *out = json_pack("{s:s,s:s,s:[{s:s,s:s,s:i,s:s,s:f}],s:f}", "EndpointConfigName", name,
+                            "EndpointConfigArn", arn, "ProductionVariants", "VariantName",
+                            "AllTraffic", "ModelName", name, "InitialInstanceCount", 1,
+                            "InstanceType", MOCK_ENDPOINT_INSTANCE_TYPE, "InitialVariantWeight",
+                            1.0, "CreationTime", cp->started);
     mock_json_reply(req, CP_JSON, out);
 }
 
@@ -664,6 +689,7 @@ void mock_controlplane_handle(mock_server *srv, mock_request *req, const char *o
         void (*fn)(mock_controlplane *, mock_request *, json_t *);
     } ops[] = {
         {"DescribeEndpoint", op_describe_endpoint},
+        {"DescribeEndpointConfig", op_describe_endpoint_config},
         {"DescribeInferenceComponent", op_describe_component},
         {"CreateAIWorkloadConfig", op_create_config},
         {"DescribeAIWorkloadConfig", op_describe_config},

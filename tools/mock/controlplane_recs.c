@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REC_DEFAULT_TYPE "ml.g6e.2xlarge"
+#define REC_DEFAULT_TYPE MOCK_ENDPOINT_INSTANCE_TYPE
 
 static const char *const rec_metrics[] = {"ttft-ms", "throughput", "cost", NULL};
 

@@ -13,6 +13,10 @@
 
 #include <stddef.h>
 
+/* The instance type of every endpoint the mock hosts (DescribeEndpointConfig): the type whose
+ * time_scale is 1.0, so the emulated speed is the configured one. */
+#define MOCK_ENDPOINT_INSTANCE_TYPE "ml.g6e.2xlarge"
+
 /* The request-body member that carries the instance type. */
 #define MOCK_INSTANCE_TYPE_MEMBER "smfw_mock_instance_type"
 
