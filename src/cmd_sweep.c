@@ -437,6 +437,13 @@ int smfw_sweep_present(const smfw_cli *cli, smfw_run_set *s, const char *instanc
     return rc;
 }
 
+smfw_status smfw_sweep_instance_price(const smfw_cli *cli, const char *instance_type, double *usd,
+                                      char *source, size_t source_size, smfw_error *err) {
+    sweep_args a;
+    memset(&a, 0, sizeof a);
+    return lookup_price(&a, cli->cfg, instance_type, usd, source, source_size, err);
+}
+
 int smfw_sweep_compare(const smfw_cli *cli, const char *const *specs, size_t n) {
     sweep_args a;
     int rc = default_args(&a, cli->cfg);
@@ -674,6 +681,7 @@ static int run_sweep(sweep_args *a, smfw_cli *cli) {
     if (a->cloudwatch)
         smfw_cli_cloudwatch(cli, a->variant, a->cloudwatch_wait_s, sweep_dir, t_start,
                             smfw_now_wall_ns(), runs_levels ? -1 : sent, cli->verbosity < 0);
+    if (rc != 130) smfw_cli_endpoint_cost(cli);
 out:
     if (pinned) {
         int urc = smfw_cli_pin_capacity(cli, a->variant, "unpin", 0);

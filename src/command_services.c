@@ -1,7 +1,8 @@
 /*
  * command_services.c - what the program does for a plugin's command
  * (smfw_command_services, smfw/command.h): load the configured dataset, present
- * a run set as `smfw sweep` does, set saved sweeps side by side. Plugins may not
+ * a run set as `smfw sweep` does, set saved sweeps side by side, price an
+ * instance type. Plugins may not
  * include the program's API (docs/architecture.md, R3), so these reach them as
  * a table of functions in the command's context.
  */
@@ -42,8 +43,14 @@ static int compare_sweeps(const smfw_command_context *ctx, const char *const *sp
     return smfw_sweep_compare(running, specs, n);
 }
 
+static smfw_status instance_price(const smfw_command_context *ctx, const char *instance_type,
+                                  double *usd, char *source, size_t source_size, smfw_error *err) {
+    (void)ctx;
+    return smfw_sweep_instance_price(running, instance_type, usd, source, source_size, err);
+}
+
 static const smfw_command_services services = {sizeof services, load_prompts, report_sweep,
-                                               compare_sweeps};
+                                               compare_sweeps, instance_price};
 
 const smfw_command_services *smfw_command_services_bind(const smfw_cli *cli) {
     running = cli;

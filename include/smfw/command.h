@@ -116,6 +116,14 @@ typedef struct smfw_command_services {
      * folder, "=TYPE" naming its instance type. Returns an exit code.
      */
     int (*compare_sweeps)(const smfw_command_context *ctx, const char *const *specs, size_t n);
+    /**
+     * The list price of one instance-hour of `instance_type` in the configured region,
+     * from the price table `smfw sweep --instance-type` reads; `source` says which table
+     * and of what date. SMFW_ERR_NOT_FOUND (or _CONFIG) with a sentence when it has none.
+     */
+    smfw_status (*instance_price)(const smfw_command_context *ctx, const char *instance_type,
+                                  double *usd_per_hour, char *source, size_t source_size,
+                                  smfw_error *err);
 } smfw_command_services;
 
 /**
