@@ -164,6 +164,11 @@ static int run_main(int argc, char **argv) {
         smfw_cli_cloudwatch(&cli, args.variant, args.cloudwatch_wait_s, dir, start, end,
                             (int64_t)results->n_records, cli.verbosity < 0);
     }
+    /* A run that measured something, not interrupted: the endpoint it leaves running. */
+    if (results && st != SMFW_ERR_CANCELLED &&
+        (results->stats[SMFW_M_REQUEST_COUNT].present ||
+         results->stats[SMFW_M_ERROR_REQUEST_COUNT].present))
+        smfw_cli_endpoint_cost(&cli);
     if (st != SMFW_OK) {
         if (st == SMFW_ERR_CANCELLED)
             smfw_log(SMFW_LOG_WARN, NULL, "%s", err.message);

@@ -120,6 +120,10 @@ int smfw_cli_run_command(const smfw_cli *cli, const char *name, const smfw_comma
 int smfw_sweep_present(const smfw_cli *cli, smfw_run_set *set, const char *instance_type,
                        int quiet);
 
+/** The price table's price of instance_type in the configured region (cmd_sweep.c). */
+smfw_status smfw_sweep_instance_price(const smfw_cli *cli, const char *instance_type, double *usd,
+                                      char *source, size_t source_size, smfw_error *err);
+
 /** `smfw sweep --compare-instance` over specs "DIR[=TYPE]" (cmd_sweep.c). Returns an exit code. */
 int smfw_sweep_compare(const smfw_cli *cli, const char *const *specs, size_t n);
 
@@ -128,6 +132,14 @@ int smfw_sweep_compare(const smfw_cli *cli, const char *const *specs, size_t n);
  * the program runs one command at a time (command_services.c).
  */
 const smfw_command_services *smfw_command_services_bind(const smfw_cli *cli);
+
+/**
+ * After a benchmark of a SageMaker endpoint (not --url, not `--endpoint mock`, not with -q):
+ * the `endpoint-cost` command's hourly cost of the endpoint left running and the commands
+ * that delete it, when a loaded plugin provides it; a failure is a warning only
+ * (cli_endpoint_cost.c).
+ */
+void smfw_cli_endpoint_cost(const smfw_cli *cli);
 
 /** The "Plugin commands:" part of `smfw help` (nothing when there are none). */
 void smfw_plugin_commands_list(FILE *out, int argc, char **argv);

@@ -20,6 +20,8 @@ extern const smfw_command_def aws_command_autoscaling;
 extern const smfw_command_def aws_command_jobs;
 /** `smfw recommend` (cmd_recommend.c). */
 extern const smfw_command_def aws_command_recommend;
+/** `smfw endpoint-cost` (cmd_endpoint_cost.c). */
+extern const smfw_command_def aws_command_endpoint_cost;
 /** `smfw doctor` (cmd_doctor.c). */
 extern const smfw_command_def aws_command_doctor;
 
